@@ -1,0 +1,58 @@
+// When each buffer of a model is alive, computed exactly as TFLM's AllocationInfoBuilder does:
+// one time counter across subgraphs, control flow walked recursively from subgraph 0, variable
+// tensors unplanned unless offline-placed, offline offsets from the model's metadata, and scratch
+// requests attached to (subgraph, op). Knows how buffers are born and die, not where they go.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "plan/problem.h"
+#include "util/result.h"
+
+namespace arenaplan::lifetime {
+
+// A kernel scratch buffer requested while preparing op `op` of subgraph `subgraph`.
+struct ScratchRequest {
+  int32_t subgraph = 0;
+  int32_t op = 0;
+  uint64_t bytes = 0;
+};
+
+struct Options {
+  uint32_t alignment = 16;                // sizes are rounded up to this (TFLM: 16)
+  std::vector<ScratchRequest> scratch;    // in request order (TFLM numbers them 0..n-1)
+  bool use_offline_plan = true;           // honour the model's OfflineMemoryAllocation
+};
+
+// One planned buffer, in TFLM's AddBuffer order: tensors of subgraph 0, 1, ..., then scratch.
+struct BufferLifetime {
+  std::string id;          // "s<X>t<Y>" or "scratch<N>"
+  int32_t subgraph = -1;   // tensor buffers: subgraph index; scratch: the requesting op's subgraph
+  int32_t tensor = -1;     // tensor index within the subgraph; -1 for scratch
+  int32_t scratch = -1;    // scratch request index; -1 for tensors
+  int32_t op = -1;         // scratch: requesting op index
+  std::string name;        // tensor name, or "scratch<N> (<OP> #<i>)"
+  uint64_t bytes = 0;      // unrounded byte size
+  uint64_t size = 0;       // rounded up to Options::alignment
+  int64_t first = -1;      // inclusive, TFLM's global time counter (-1 = never set)
+  int64_t last = -1;
+  int64_t offline_offset = -1;  // from the offline plan; -1 = planned online
+};
+
+struct Lifetimes {
+  std::vector<BufferLifetime> buffers;
+  int64_t steps = 0;  // the final value of the time counter
+};
+
+// Fails (InvalidArgument / Unsupported) on what TFLM would reject while planning: STRING or other
+// unsized tensor types, non-zero intermediates, cyclic or out-of-range subgraph references,
+// an offline plan whose count does not match, ...
+Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& options = {});
+
+// The plain planning problem for these lifetimes (sizes, steps, fixed offsets, alignment).
+plan::Problem ToProblem(const Lifetimes& lifetimes, uint32_t alignment = 16);
+
+}  // namespace arenaplan::lifetime

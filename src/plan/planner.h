@@ -1,0 +1,53 @@
+// Planners are free functions from a Problem to a Plan; the registry maps CLI names to them.
+// Every plan a planner returns has to pass VerifyPlan (plan/verify.h); callers verify before
+// printing anything.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "plan/problem.h"
+#include "util/result.h"
+
+namespace arenaplan::plan {
+
+// How a plan's height relates to the optimum.
+enum class PlanStatus {
+  kHeuristic,   // no claim
+  kOptimal,     // proven minimal (equals the lower bound or every smaller height refuted)
+  kFeasible,    // exact search ran out of time; best found, gap remains
+  kInfeasible,  // proven: nothing fits under Problem::capacity
+};
+const char* PlanStatusName(PlanStatus status);
+
+struct PlannerOptions {
+  double time_limit_seconds = 0;              // 0 = planner's default
+  const std::atomic<bool>* cancel = nullptr;  // set to true to stop an exact search early
+  bool minimize = true;                       // exact search: minimise height (false: fit capacity)
+};
+
+struct PlanResult {
+  Plan plan;
+  PlanStatus status = PlanStatus::kHeuristic;
+  Bytes lower_bound = 0;   // best proven lower bound known to the planner
+  double seconds = 0;
+  int64_t nodes = 0;       // search nodes (exact search), 0 otherwise
+  std::string planner;     // the name of the planner that produced the plan
+};
+
+using PlannerFn = std::function<Result<PlanResult>(const Problem&, const PlannerOptions&)>;
+
+struct PlannerEntry {
+  std::string name;         // CLI name: "linear", "tflm-greedy", "best-fit", "optimal", "best"
+  std::string description;  // one line for --help
+  PlannerFn run;
+};
+
+// All registered planners, in --help order.
+const std::vector<PlannerEntry>& Planners();
+// nullptr when unknown.
+const PlannerEntry* FindPlanner(const std::string& name);
+
+}  // namespace arenaplan::plan

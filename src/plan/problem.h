@@ -1,0 +1,46 @@
+// The plain planning problem: buffers with a size, an inclusive lifetime [first, last] in abstract
+// time steps, an optional fixed offset and an alignment. Knows nothing of .tflite or TFLM.
+// One lifetime convention inside (inclusive, as TFLM); MiniMalloc's half-open [lower, upper) is
+// converted once at the CSV boundary (plan/csv.h).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace arenaplan::plan {
+
+using Offset = int64_t;  // byte offset from the start of the arena
+using Bytes = int64_t;   // a byte count
+using Step = int64_t;    // a time step; may be -1 (TFLM's "never set")
+
+inline constexpr Offset kUnfixed = -1;
+
+struct Buffer {
+  Bytes size = 0;               // > 0 for every buffer a planner sees
+  Step first = 0;               // first step the buffer is alive (inclusive)
+  Step last = 0;                // last step the buffer is alive (inclusive), >= first
+  Offset fixed_offset = kUnfixed;  // >= 0: the buffer must sit exactly here (offline plan)
+  Bytes alignment = 1;          // offsets of placed buffers are multiples of this (> 0)
+
+  bool fixed() const { return fixed_offset != kUnfixed; }
+};
+
+struct Problem {
+  std::vector<Buffer> buffers;
+  Bytes capacity = 0;  // 0 = unbounded; otherwise every buffer must end at or below capacity
+};
+
+struct Plan {
+  std::vector<Offset> offsets;  // one per buffer, same order as Problem::buffers
+  Bytes height = 0;             // max(offset + size) over all buffers (0 if none)
+};
+
+// True when the two inclusive lifetimes share at least one step.
+inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) {
+  return !(a.first > b.last || b.first > a.last);
+}
+
+// max(offset + size) for the given offsets.
+Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);
+
+}  // namespace arenaplan::plan
