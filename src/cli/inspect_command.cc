@@ -1,14 +1,42 @@
+#include <cstdio>
+#include <iostream>
+
 #include "cli/commands.h"
+#include "cli/model_file.h"
+#include "model/model.h"
+#include "model/static_checks.h"
+#include "report/inspect_report.h"
 
 namespace arenaplan::cli {
 
-// Placeholder until the command is implemented.
 void RegisterInspect(CLI::App& root, int& exit_code) {
-  auto* cmd = root.add_subcommand("inspect", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::fprintf(stderr, "arenaplan inspect: not implemented yet\n");
-    exit_code = kExitBadInput;
+  struct Args {
+    std::string model;
+    std::string format = "text";
+  };
+  auto args = std::make_shared<Args>();
+  auto* cmd = root.add_subcommand("inspect", "Show subgraphs, tensors, operators, metadata and the offline plan "
+                                             "of a model, and what a static planner cannot handle");
+  cmd->add_option("MODEL", args->model, "a .tflite file")->required();
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([args, &exit_code] {
+    auto loaded = LoadModel(args->model);
+    if (!loaded.ok()) {
+      exit_code = ReportError("inspect", loaded.status());
+      return;
+    }
+    const model::Model& m = (*loaded)->model;
+    report::InspectedModel in;
+    in.model = args->model;
+    in.parsed = &m;
+    if (m.offline_plan) in.offline_plan_status = model::ValidateOfflinePlan(m);
+    in.static_problems = model::StaticPlanningProblems(m);
+    if (args->format == "json") {
+      std::cout << report::InspectToJson(in).dump(2) << "\n";
+    } else {
+      std::cout << report::InspectToText(in);
+    }
+    exit_code = kExitOk;
   });
 }
 

@@ -1,14 +1,35 @@
+#include <cstdio>
+#include <iostream>
+
 #include "cli/commands.h"
+#include "cli/model_file.h"
+#include "cli/planning.h"
+#include "report/plan_report.h"
 
 namespace arenaplan::cli {
 
-// Placeholder until the command is implemented.
 void RegisterPlan(CLI::App& root, int& exit_code) {
-  auto* cmd = root.add_subcommand("plan", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::fprintf(stderr, "arenaplan plan: not implemented yet\n");
-    exit_code = kExitBadInput;
+  auto args = std::make_shared<PlanningArgs>();
+  auto fmt = std::make_shared<std::string>("text");
+  auto* cmd = root.add_subcommand("plan", "Compute TFLM-exact lifetimes, plan the arena, verify the plan, and "
+                                          "print it with its lower bound and a timeline");
+  cmd->add_option("MODEL", args->model, "a .tflite file")->required();
+  AddPlanningOptions(*cmd, *args);
+  cmd->add_option("--format", *fmt, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([args, fmt, &exit_code] {
+    auto planned = PlanModel(*args);
+    if (!planned.ok()) {
+      exit_code = ReportError("plan", planned.status());
+      return;
+    }
+    const PlannedModelData& pm = **planned;
+    report::PlannedModel view = pm.View(args->model, args->planner, args->alignment);
+    if (*fmt == "json") {
+      std::cout << report::PlanToJson(view).dump(2) << "\n";
+    } else {
+      std::cout << report::PlanToText(view);
+    }
+    exit_code = kExitOk;
   });
 }
 

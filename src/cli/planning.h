@@ -1,0 +1,39 @@
+// The shared pipeline behind `plan` (and `export`): load, lifetimes, problem, planner, verify.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/model_file.h"
+#include "lifetime/lifetimes.h"
+#include "plan/planner.h"
+#include "report/plan_report.h"
+
+namespace arenaplan::cli {
+
+struct PlanningArgs {
+  std::string model;
+  std::string planner = "best";
+  uint32_t alignment = 16;
+  std::string target;          // empty: tensors only; else a TFLM target adds kernel scratch buffers
+  double time_limit = 0;       // seconds for exact search; 0 = planner default
+};
+
+void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args);
+
+struct PlannedModelData {
+  std::unique_ptr<LoadedModel> loaded;
+  lifetime::Lifetimes lifetimes;
+  plan::Problem problem;
+  plan::PlanResult result;
+  plan::Bytes lower_bound = 0;
+
+  report::PlannedModel View(const std::string& model, const std::string& planner, uint32_t alignment) const;
+};
+
+// Every plan returned here has passed VerifyPlan; a plan that fails it is an internal error.
+Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args);
+
+}  // namespace arenaplan::cli
