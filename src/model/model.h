@@ -109,6 +109,9 @@ struct Model {
   // Present when the model has an OfflineMemoryAllocation entry whose buffer decodes; an entry
   // that is malformed (wrong count, bad offsets, misaligned) is reported by ValidateOfflinePlan.
   std::optional<OfflinePlan> offline_plan;
+  // The bytes ReadModel was given (not owned): lets checks relate data to the file start.
+  const uint8_t* file_data = nullptr;
+  size_t file_size = 0;
 
   const OperatorCode& code_of(const Operator& op) const { return operator_codes[op.opcode_index]; }
   size_t total_tensors() const;
