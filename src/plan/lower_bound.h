@@ -5,9 +5,11 @@
 
 namespace arenaplan::plan {
 
-// max over time steps of the sum of sizes alive at that step (sweep, O(n log n)). Fixed buffers
-// count like any other; when fixed buffers overlap each other the bound is still valid for the
-// online part. Also at least max(fixed_offset + size) over fixed buffers.
+// max over time steps of (sum of sizes of the online buffers alive at that step + bytes covered
+// by the union of the fixed buffers alive then), and at least max(fixed_offset + size). Online
+// buffers can share no byte with each other or with a fixed buffer, so both terms add up; fixed
+// buffers may overlap each other, hence the union (not the sum) of their ranges. Sweep over time
+// with a cover-count segment tree over fixed offsets: O(n log n). Malformed buffers are ignored.
 Bytes LiveBytesLowerBound(const Problem& problem);
 
 }  // namespace arenaplan::plan

@@ -1,6 +1,13 @@
 // Planners are free functions from a Problem to a Plan; the registry maps CLI names to them.
 // Every plan a planner returns has to pass VerifyPlan (plan/verify.h); callers verify before
 // printing anything.
+//
+// Contract shared by all planners: the problem is checked with ValidateProblem first (bad input
+// -> kInvalidArgument naming the buffer); fixed buffers sit at their fixed offsets even when they
+// overlap each other; every offset is a multiple of its buffer's alignment. Capacity: heuristics
+// (linear, tflm-greedy, best-fit) ignore Problem::capacity and return their plan even when it is
+// higher; a heuristic exceeding the capacity proves nothing, so it is not an error — the caller
+// compares Plan::height with the capacity. Only an exact search may answer kInfeasible.
 #pragma once
 
 #include <atomic>
@@ -45,7 +52,11 @@ struct PlannerEntry {
   PlannerFn run;
 };
 
-// All registered planners, in --help order.
+// Builds the result of a heuristic: lower_bound = LiveBytesLowerBound(problem); status kOptimal
+// when the height meets that bound, else kHeuristic.
+PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds);
+
+// All registered planners, in --help order (plan/planner_registry.cc).
 const std::vector<PlannerEntry>& Planners();
 // nullptr when unknown.
 const PlannerEntry* FindPlanner(const std::string& name);

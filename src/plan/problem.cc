@@ -12,4 +12,49 @@ Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets) {
   return height;
 }
 
+std::string DescribeBuffer(const Problem& problem, size_t index) {
+  if (index >= problem.buffers.size()) return "buffer " + std::to_string(index) + " (out of range)";
+  const Buffer& b = problem.buffers[index];
+  std::string s = "buffer " + std::to_string(index) + " (size " + std::to_string(b.size) + ", steps [" +
+                  std::to_string(b.first) + ", " + std::to_string(b.last) + "]";
+  if (b.fixed()) s += ", fixed at " + std::to_string(b.fixed_offset);
+  if (b.alignment != 1) s += ", alignment " + std::to_string(b.alignment);
+  return s + ")";
+}
+
+Status ValidateProblem(const Problem& problem) {
+  if (problem.capacity < 0) {
+    return InvalidArgument("capacity " + std::to_string(problem.capacity) + " is negative");
+  }
+  // Each term is checked against the limit before adding, so the sum itself cannot overflow.
+  Bytes total = 0;
+  Bytes max_fixed_end = 0;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer& b = problem.buffers[i];
+    const std::string name = DescribeBuffer(problem, i);
+    if (b.size <= 0) return InvalidArgument(name + ": size must be > 0");
+    if (b.first > b.last) return InvalidArgument(name + ": first step is after last step");
+    if (b.alignment <= 0) return InvalidArgument(name + ": alignment must be > 0");
+    if (b.fixed_offset < kUnfixed) return InvalidArgument(name + ": negative fixed offset");
+    if (b.size > kMaxTotalBytes || b.alignment > kMaxTotalBytes ||
+        b.size + b.alignment - 1 > kMaxTotalBytes - total) {
+      return InvalidArgument(name + ": total bytes exceed " + std::to_string(kMaxTotalBytes));
+    }
+    total += b.size + b.alignment - 1;
+    if (b.fixed()) {
+      if (b.fixed_offset % b.alignment != 0) {
+        return InvalidArgument(name + ": fixed offset is not a multiple of the alignment");
+      }
+      if (b.fixed_offset > kMaxTotalBytes - b.size) {
+        return InvalidArgument(name + ": fixed offset + size exceeds " + std::to_string(kMaxTotalBytes));
+      }
+      max_fixed_end = std::max(max_fixed_end, b.fixed_offset + b.size);
+    }
+  }
+  if (max_fixed_end > kMaxTotalBytes - total) {
+    return InvalidArgument("sizes plus fixed offsets exceed " + std::to_string(kMaxTotalBytes) + " bytes");
+  }
+  return Status::Ok();
+}
+
 }  // namespace arenaplan::plan

@@ -5,7 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
+
+#include "util/result.h"
 
 namespace arenaplan::plan {
 
@@ -42,5 +45,23 @@ inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) {
 
 // max(offset + size) for the given offsets.
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);
+
+// Upper limit on sum(size + alignment - 1) + max(fixed end): below it no planner arithmetic
+// (offsets, heights, live-byte sums) can overflow an int64.
+inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 60;
+
+// Checks what every planner relies on: size > 0, first <= last, alignment > 0, fixed offsets
+// >= 0 and aligned, capacity >= 0, totals below kMaxTotalBytes. The error names the buffer. O(n).
+Status ValidateProblem(const Problem& problem);
+
+// Smallest multiple of `alignment` (> 0) that is >= value (value >= 0, no overflow checked:
+// call on validated problems only).
+inline Offset AlignUp(Offset value, Bytes alignment) {
+  const Offset rem = value % alignment;
+  return rem == 0 ? value : value + (alignment - rem);
+}
+
+// "buffer 3 (size 16, steps [1, 4])" for messages.
+std::string DescribeBuffer(const Problem& problem, size_t index);
 
 }  // namespace arenaplan::plan

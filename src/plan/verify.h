@@ -20,7 +20,9 @@ enum class Violation {
   kOverCapacity,    // ends above Problem::capacity (when capacity > 0)
   kOverlap,         // two time-overlapping buffers share bytes (at least one of them online)
   kHeightMismatch,  // Plan::height != max(offset + size)
+  kBadBuffer,       // the problem itself is malformed (size <= 0, first > last, alignment <= 0)
 };
+const char* ViolationName(Violation kind);
 
 struct VerifyIssue {
   Violation kind;
@@ -35,7 +37,13 @@ struct VerifyReport {
   bool ok() const { return errors.empty(); }
 };
 
-// At most `max_errors` errors are collected (the first ones found).
+// At most `max_errors` errors are collected (the first ones found); once that many are found the
+// sweep stops, so fixed_overlaps is complete only for a plan that verifies (or has fewer errors).
+// Algorithm: per-buffer checks, then a sweep over time (starts in step order, a buffer leaves
+// once a later start passes its last step) with a max-segment-tree over the buffers sorted by
+// offset, holding each live buffer's end: the live buffers sharing bytes with [o, e) are the
+// leaves with offset < e and end > o, found by descending only into subtrees whose max end > o.
+// O(n log n + k log n) for k conflicting pairs.
 VerifyReport VerifyPlan(const Problem& problem, const Plan& plan, size_t max_errors = 16);
 
 }  // namespace arenaplan::plan

@@ -1,0 +1,48 @@
+#include "plan/best.h"
+
+#include <algorithm>
+#include <chrono>
+#include <optional>
+
+#include "plan/lower_bound.h"
+#include "plan/verify.h"
+
+namespace arenaplan::plan {
+
+Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
+  std::optional<PlanResult> best;
+  std::optional<Status> first_error;
+  Bytes bound = LiveBytesLowerBound(problem);
+  int64_t nodes = 0;
+  for (const PlannerEntry& entry : Planners()) {
+    if (entry.name == "best") continue;
+    Result<PlanResult> r = entry.run(problem, options);
+    if (!r.ok()) {
+      if (!first_error) first_error = r.status();
+      continue;
+    }
+    nodes += r->nodes;
+    bound = std::max(bound, r->lower_bound);
+    if (r->status == PlanStatus::kInfeasible) continue;  // no plan inside; others still give one
+    const VerifyReport report = VerifyPlan(problem, r->plan, 1);
+    if (!report.ok()) {
+      return Internal("planner " + entry.name + " returned an invalid plan: " + report.errors[0].message);
+    }
+    if (!best || r->plan.height < best->plan.height) best = std::move(r.value());
+  }
+  if (!best) {
+    if (first_error) return *first_error;
+    return Internal("no planner is registered besides 'best'");
+  }
+  best->lower_bound = bound;
+  if (best->plan.height <= bound) best->status = PlanStatus::kOptimal;
+  else if (best->status == PlanStatus::kOptimal) best->lower_bound = best->plan.height;  // proven by search
+  best->nodes = nodes;
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  best->seconds = took.count();
+  return std::move(*best);
+}
+
+}  // namespace arenaplan::plan

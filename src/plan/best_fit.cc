@@ -1,0 +1,170 @@
+#include "plan/best_fit.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include "plan/lower_bound.h"
+#include "plan/placement.h"
+
+namespace arenaplan::plan {
+namespace {
+
+// Per-buffer sort keys, computed once for all strategies.
+struct Keys {
+  std::vector<Bytes> size;
+  std::vector<Step> first;
+  std::vector<__int128> length;   // last - first + 1 (may exceed int64 for extreme steps)
+  std::vector<__int128> area;     // size * length
+  std::vector<__int128> breadth;  // max live bytes over the buffer's lifetime
+};
+
+// Live bytes per distinct step (all buffers, fixed included), then a range max per buffer via a
+// sparse table: O(n log n).
+std::vector<__int128> Breadth(const Problem& problem) {
+  const auto& bufs = problem.buffers;
+  std::vector<Step> steps;
+  for (const Buffer& b : bufs) steps.push_back(b.first), steps.push_back(b.last);
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  auto rank = [&](Step s) { return std::lower_bound(steps.begin(), steps.end(), s) - steps.begin(); };
+  std::vector<__int128> delta(steps.size() + 1, 0);
+  for (const Buffer& b : bufs) {
+    delta[rank(b.first)] += b.size;
+    delta[rank(b.last) + 1] -= b.size;
+  }
+  std::vector<std::vector<__int128>> table(1, std::vector<__int128>(steps.size()));
+  __int128 live = 0;
+  for (size_t s = 0; s < steps.size(); ++s) table[0][s] = live += delta[s];
+  for (size_t w = 1; (size_t{2} << (w - 1)) <= steps.size(); ++w) {
+    const size_t half = size_t{1} << (w - 1);
+    table.emplace_back(steps.size() - 2 * half + 1);
+    for (size_t s = 0; s + 2 * half <= steps.size(); ++s) {
+      table[w][s] = std::max(table[w - 1][s], table[w - 1][s + half]);
+    }
+  }
+  std::vector<__int128> out;
+  out.reserve(bufs.size());
+  for (const Buffer& b : bufs) {
+    const size_t lo = rank(b.first), hi = rank(b.last) + 1;
+    size_t w = 0;
+    while ((size_t{2} << w) <= hi - lo) ++w;
+    out.push_back(std::max(table[w][lo], table[w][hi - (size_t{1} << w)]));
+  }
+  return out;
+}
+
+Keys MakeKeys(const Problem& problem) {
+  Keys k;
+  for (const Buffer& b : problem.buffers) {
+    k.size.push_back(b.size);
+    k.first.push_back(b.first);
+    k.length.push_back(__int128{b.last} - b.first + 1);
+    k.area.push_back(k.length.back() * b.size);
+  }
+  k.breadth = Breadth(problem);
+  return k;
+}
+
+using Less = std::function<bool(uint32_t, uint32_t)>;
+
+struct Strategy {
+  const char* name;
+  Less (*make)(const Keys&);
+};
+
+// Each order is a strict total order (ends in the index) so runs are deterministic.
+const Strategy kStrategies[] = {
+    {"size", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) {
+         if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
+         if (k.length[a] != k.length[b]) return k.length[a] > k.length[b];
+         return a < b;
+       };
+     }},
+    {"tflm-order", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) { return k.size[a] != k.size[b] ? k.size[a] > k.size[b] : a > b; };
+     }},
+    {"length", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) {
+         if (k.length[a] != k.length[b]) return k.length[a] > k.length[b];
+         if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
+         return a < b;
+       };
+     }},
+    {"area", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) {
+         if (k.area[a] != k.area[b]) return k.area[a] > k.area[b];
+         if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
+         return a < b;
+       };
+     }},
+    {"first-step", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) {
+         if (k.first[a] != k.first[b]) return k.first[a] < k.first[b];
+         if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
+         return a < b;
+       };
+     }},
+    {"breadth", [](const Keys& k) -> Less {
+       return [&k](uint32_t a, uint32_t b) {
+         if (k.breadth[a] != k.breadth[b]) return k.breadth[a] > k.breadth[b];
+         if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
+         return a < b;
+       };
+     }},
+};
+
+struct Variant {
+  const char* name;
+  size_t order;  // index into kStrategies
+  GapRule rule;
+};
+
+const Variant kVariants[] = {
+    {"size", 0, GapRule::kBestFit},       {"tflm-order", 1, GapRule::kBestFit},
+    {"length", 2, GapRule::kBestFit},     {"area", 3, GapRule::kBestFit},
+    {"first-step", 4, GapRule::kBestFit}, {"breadth", 5, GapRule::kBestFit},
+    {"size/first-fit", 0, GapRule::kFirstFit}, {"breadth/first-fit", 5, GapRule::kFirstFit},
+    {"area/first-fit", 3, GapRule::kFirstFit},
+};
+
+Plan RunVariant(const Problem& problem, const Keys& keys, const Variant& v, TimeIndex* index) {
+  std::vector<uint32_t> order = OnlineBuffers(problem);
+  std::sort(order.begin(), order.end(), kStrategies[v.order].make(keys));
+  return PlaceInOrder(problem, order, v.rule, index);
+}
+
+}  // namespace
+
+Result<Plan> PlanBestFitStrategy(const Problem& problem, const std::string& strategy) {
+  ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
+  for (const Variant& v : kVariants) {
+    if (strategy != v.name) continue;
+    const Keys keys = MakeKeys(problem);
+    TimeIndex index(problem);
+    return RunVariant(problem, keys, v, &index);
+  }
+  return InvalidArgument("unknown best-fit strategy '" + strategy + "'");
+}
+
+Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
+  const Keys keys = MakeKeys(problem);
+  TimeIndex index(problem);
+  const Bytes bound = LiveBytesLowerBound(problem);
+  Plan best;
+  bool have = false;
+  for (const Variant& v : kVariants) {
+    // Keep the first run even when cancelled, so there is always a plan to return.
+    if (have && ((options.cancel && options.cancel->load()) || best.height <= bound)) break;
+    Plan plan = RunVariant(problem, keys, v, &index);
+    if (!have || plan.height < best.height) best = std::move(plan);
+    have = true;
+  }
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  return HeuristicResult(problem, std::move(best), "best-fit", took.count());
+}
+
+}  // namespace arenaplan::plan

@@ -1,0 +1,78 @@
+#include "plan/placement.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace arenaplan::plan {
+namespace {
+
+struct Span {
+  Offset offset;
+  Offset end;
+};
+
+Offset FirstFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
+  Offset cand = 0;
+  for (const Span& s : placed) {
+    if (s.offset - cand >= size) break;
+    cand = AlignUp(std::max(cand, s.end), alignment);
+  }
+  return cand;
+}
+
+Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
+  Offset top = 0;  // end of the merged occupied range seen so far
+  Offset best = -1;
+  Bytes best_waste = std::numeric_limits<Bytes>::max();
+  for (const Span& s : placed) {
+    if (s.offset > top) {
+      const Offset cand = AlignUp(top, alignment);
+      if (cand + size <= s.offset && s.offset - top - size < best_waste) {
+        best_waste = s.offset - top - size;
+        best = cand;
+      }
+    }
+    top = std::max(top, s.end);
+  }
+  return best >= 0 ? best : AlignUp(top, alignment);
+}
+
+}  // namespace
+
+std::vector<uint32_t> OnlineBuffers(const Problem& problem) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    if (!problem.buffers[i].fixed()) out.push_back(static_cast<uint32_t>(i));
+  }
+  return out;
+}
+
+Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index) {
+  const auto& bufs = problem.buffers;
+  Plan plan;
+  plan.offsets.assign(bufs.size(), kUnfixed);
+  index->Clear();
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (!bufs[i].fixed()) continue;
+    plan.offsets[i] = bufs[i].fixed_offset;
+    index->Insert(i);
+  }
+  std::vector<uint32_t> neighbours;
+  std::vector<Span> placed;
+  for (uint32_t i : order) {
+    neighbours.clear();
+    index->Overlapping(i, &neighbours);
+    placed.clear();
+    for (uint32_t j : neighbours) placed.push_back({plan.offsets[j], plan.offsets[j] + bufs[j].size});
+    // Equal offsets may come in any order: neither walk depends on it.
+    std::sort(placed.begin(), placed.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; });
+    const Buffer& b = bufs[i];
+    plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFit(placed, b.size, b.alignment)
+                                                 : BestFit(placed, b.size, b.alignment);
+    index->Insert(i);
+  }
+  plan.height = PlanHeight(problem, plan.offsets);
+  return plan;
+}
+
+}  // namespace arenaplan::plan

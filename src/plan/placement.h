@@ -1,0 +1,31 @@
+// The common engine of the gap-search planners: fixed buffers first at their fixed offsets (add
+// order, no checks: they may overlap each other), then the given online buffers one at a time at
+// a gap among the already-placed buffers that share a time step with it.
+//   kFirstFit: TFLM's walk — placed neighbours in ascending offset order, candidate starts at 0,
+//              stop at the first neighbour starting at least `size` above the candidate, else
+//              move the candidate to that neighbour's end. Lowest fitting position.
+//   kBestFit:  the smallest free gap between merged neighbours that fits (ties: lowest), else
+//              just above the highest neighbour.
+// Candidates are rounded up to the buffer's alignment. Cost per buffer O(log T + k log k) for k
+// time-overlapping placed buffers (TimeIndex query + sort), so O(n log n)-ish when lifetimes are
+// short and O(n^2 log n) only when everything is alive at once.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "plan/problem.h"
+#include "plan/time_index.h"
+
+namespace arenaplan::plan {
+
+enum class GapRule { kFirstFit, kBestFit };
+
+// `order` lists every online buffer exactly once; the problem must pass ValidateProblem.
+// `index` must be built for `problem`; it is cleared first.
+Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index);
+
+// The online buffers of `problem` in add order (fixed ones left out).
+std::vector<uint32_t> OnlineBuffers(const Problem& problem);
+
+}  // namespace arenaplan::plan

@@ -1,0 +1,27 @@
+#include "plan/planner.h"
+
+#include "plan/lower_bound.h"
+
+namespace arenaplan::plan {
+
+const char* PlanStatusName(PlanStatus status) {
+  switch (status) {
+    case PlanStatus::kHeuristic: return "heuristic";
+    case PlanStatus::kOptimal: return "optimal";
+    case PlanStatus::kFeasible: return "feasible";
+    case PlanStatus::kInfeasible: return "infeasible";
+  }
+  return "unknown";
+}
+
+PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds) {
+  PlanResult r;
+  r.plan = std::move(plan);
+  r.lower_bound = LiveBytesLowerBound(problem);
+  r.status = r.plan.height <= r.lower_bound ? PlanStatus::kOptimal : PlanStatus::kHeuristic;
+  r.seconds = seconds;
+  r.planner = std::move(planner);
+  return r;
+}
+
+}  // namespace arenaplan::plan

@@ -1,0 +1,165 @@
+#include "plan/verify.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace arenaplan::plan {
+namespace {
+
+constexpr Offset kInactive = std::numeric_limits<Offset>::min();
+
+std::string Range(Offset offset, Offset end) {
+  return "[" + std::to_string(offset) + ", " + std::to_string(end) + ")";
+}
+
+// Max-segment tree over leaf positions holding the end of each live buffer (kInactive if not live).
+struct EndTree {
+  size_t leaves = 1;
+  std::vector<Offset> max_end;
+  explicit EndTree(size_t n) {
+    while (leaves < n) leaves *= 2;
+    max_end.assign(2 * leaves, kInactive);
+  }
+  void Set(size_t pos, Offset end) {
+    size_t node = pos + leaves;
+    max_end[node] = end;
+    for (node /= 2; node >= 1; node /= 2) max_end[node] = std::max(max_end[2 * node], max_end[2 * node + 1]);
+  }
+  // Calls fn(pos) for every leaf in [0, limit) whose end > threshold; fn returns false to stop.
+  template <typename Fn>
+  bool Collect(size_t node, size_t lo, size_t hi, size_t limit, Offset threshold, Fn& fn) const {
+    if (lo >= limit || max_end[node] <= threshold) return true;
+    if (hi - lo == 1) return fn(lo);
+    const size_t mid = (lo + hi) / 2;
+    return Collect(2 * node, lo, mid, limit, threshold, fn) && Collect(2 * node + 1, mid, hi, limit, threshold, fn);
+  }
+};
+
+struct Checker {
+  const Problem& problem;
+  const Plan& plan;
+  size_t max_errors;
+  VerifyReport report;
+  std::vector<Offset> ends;  // offset + size, saturated
+
+  bool Full() const { return report.errors.size() >= max_errors; }
+  void Add(Violation kind, size_t a, size_t b, std::string message) {
+    if (!Full()) report.errors.push_back({kind, a, b, std::move(message)});
+  }
+  std::string Placed(size_t i) const {
+    return DescribeBuffer(problem, i) + " at " + Range(plan.offsets[i], ends[i]);
+  }
+
+  // Per-buffer checks; returns the buffers that take part in the overlap sweep.
+  std::vector<size_t> CheckBuffers() {
+    std::vector<size_t> sweep;
+    Offset height = 0;
+    size_t highest = 0;
+    for (size_t i = 0; i < problem.buffers.size(); ++i) {
+      const Buffer& b = problem.buffers[i];
+      const Offset o = plan.offsets[i];
+      if (b.size <= 0 || b.first > b.last || b.alignment <= 0) {
+        Add(Violation::kBadBuffer, i, i, DescribeBuffer(problem, i) + ": malformed buffer");
+        continue;
+      }
+      ends[i] = o > std::numeric_limits<Offset>::max() - b.size ? std::numeric_limits<Offset>::max() : o + b.size;
+      if (o < 0) Add(Violation::kNegativeOffset, i, i, Placed(i) + ": negative offset");
+      if (o % b.alignment != 0) Add(Violation::kMisaligned, i, i, Placed(i) + ": offset is not a multiple of the alignment");
+      if (b.fixed() && o != b.fixed_offset) Add(Violation::kFixedMoved, i, i, Placed(i) + ": must sit at its fixed offset");
+      if (problem.capacity > 0 && ends[i] > problem.capacity) {
+        Add(Violation::kOverCapacity, i, i, Placed(i) + ": ends above the capacity " + std::to_string(problem.capacity));
+      }
+      if (ends[i] > height) { height = ends[i]; highest = i; }
+      sweep.push_back(i);
+    }
+    if (height != plan.height) {
+      Add(Violation::kHeightMismatch, highest, highest,
+          "plan height " + std::to_string(plan.height) + " but max(offset + size) is " + std::to_string(height) +
+              (height > 0 ? " (" + Placed(highest) + ")" : std::string()));
+    }
+    return sweep;
+  }
+
+  void Conflict(size_t a, size_t b) {
+    if (a > b) std::swap(a, b);
+    const Buffer& x = problem.buffers[a];
+    const Buffer& y = problem.buffers[b];
+    if (x.fixed() && y.fixed()) {
+      report.fixed_overlaps.emplace_back(a, b);
+      return;
+    }
+    Add(Violation::kOverlap, a, b,
+        Placed(a) + " overlaps " + Placed(b) + " in bytes " +
+            Range(std::max(plan.offsets[a], plan.offsets[b]), std::min(ends[a], ends[b])) + " during steps [" +
+            std::to_string(std::max(x.first, y.first)) + ", " + std::to_string(std::min(x.last, y.last)) + "]");
+  }
+
+  void Sweep(const std::vector<size_t>& ids) {
+    std::vector<size_t> by_offset = ids;  // leaf order
+    std::sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) {
+      return plan.offsets[a] != plan.offsets[b] ? plan.offsets[a] < plan.offsets[b] : a < b;
+    });
+    std::vector<size_t> leaf(problem.buffers.size());
+    std::vector<Offset> leaf_offset(by_offset.size());
+    for (size_t p = 0; p < by_offset.size(); ++p) {
+      leaf[by_offset[p]] = p;
+      leaf_offset[p] = plan.offsets[by_offset[p]];
+    }
+    std::vector<size_t> by_first = ids, by_last = ids;
+    const auto& bufs = problem.buffers;
+    std::sort(by_first.begin(), by_first.end(), [&](size_t a, size_t b) {
+      return bufs[a].first != bufs[b].first ? bufs[a].first < bufs[b].first : a < b;
+    });
+    std::sort(by_last.begin(), by_last.end(), [&](size_t a, size_t b) { return bufs[a].last < bufs[b].last; });
+
+    EndTree tree(by_offset.size());
+    size_t removed = 0;
+    for (size_t x : by_first) {
+      while (removed < by_last.size() && bufs[by_last[removed]].last < bufs[x].first) {
+        tree.Set(leaf[by_last[removed]], kInactive);
+        ++removed;
+      }
+      // Live buffers with offset < end(x) and end > offset(x) share bytes with x.
+      const size_t limit = std::lower_bound(leaf_offset.begin(), leaf_offset.end(), ends[x]) - leaf_offset.begin();
+      auto report_pair = [&](size_t pos) {
+        Conflict(x, by_offset[pos]);
+        return !Full();
+      };
+      if (!tree.Collect(1, 0, tree.leaves, limit, plan.offsets[x], report_pair)) return;
+      tree.Set(leaf[x], ends[x]);
+    }
+  }
+};
+
+}  // namespace
+
+const char* ViolationName(Violation kind) {
+  switch (kind) {
+    case Violation::kWrongCount: return "wrong-count";
+    case Violation::kNegativeOffset: return "negative-offset";
+    case Violation::kMisaligned: return "misaligned";
+    case Violation::kFixedMoved: return "fixed-moved";
+    case Violation::kOverCapacity: return "over-capacity";
+    case Violation::kOverlap: return "overlap";
+    case Violation::kHeightMismatch: return "height-mismatch";
+    case Violation::kBadBuffer: return "bad-buffer";
+  }
+  return "unknown";
+}
+
+VerifyReport VerifyPlan(const Problem& problem, const Plan& plan, size_t max_errors) {
+  Checker c{problem, plan, std::max<size_t>(max_errors, 1), {}, {}};
+  if (plan.offsets.size() != problem.buffers.size()) {
+    c.Add(Violation::kWrongCount, 0, 0,
+          "plan has " + std::to_string(plan.offsets.size()) + " offsets for " +
+              std::to_string(problem.buffers.size()) + " buffers");
+    return c.report;
+  }
+  c.ends.assign(problem.buffers.size(), 0);
+  const std::vector<size_t> ids = c.CheckBuffers();
+  if (!c.Full()) c.Sweep(ids);
+  return c.report;
+}
+
+}  // namespace arenaplan::plan
