@@ -1,0 +1,240 @@
+#include "tflm/arena_size.h"
+
+#include <algorithm>
+#include <map>
+
+#include "plan/planner.h"
+#include "tflm/kernels.h"
+#include "util/checked_math.h"
+
+namespace arenaplan::tflm {
+namespace {
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// TFLM's persistent (tail) allocator: the tail moves down to align_down(tail - size, align).
+// `used` is arena_end - tail; the arena end is 16-aligned (16-multiple arena, aligned start).
+struct TailSim {
+  uint64_t used = 0;
+  std::map<std::string, uint64_t> by_category;
+  std::vector<std::string> order;
+  uint64_t Alloc(uint64_t size, uint64_t align, const char* category) {
+    const uint64_t before = used;
+    used = AlignUp(used + size, align == 0 ? 1 : align);
+    if (by_category.find(category) == by_category.end()) order.push_back(category);
+    by_category[category] += used - before;
+    return used - before;
+  }
+};
+
+std::string StringOf(const model::Model& m, size_t s, size_t i) { return m.code_of(m.subgraphs[s].operators[i]).name; }
+
+bool IsRegistered(const std::string& name) {
+  const auto& ops = TflmRegisteredOps();
+  return std::find(ops.begin(), ops.end(), name) != ops.end();
+}
+
+// The first op TFLM cannot register, as TFLM reports it; empty when all resolve.
+std::string RegistrationError(const model::Model& m) {
+  for (size_t s = 0; s < m.subgraphs.size(); ++s) {
+    for (size_t i = 0; i < m.subgraphs[s].operators.size(); ++i) {
+      const std::string name = StringOf(m, s, i);
+      if (IsRegistered(name) || FindKernel(name) != nullptr) continue;
+      const bool custom = name.rfind("CUSTOM:", 0) == 0;
+      const std::string shown = custom ? name.substr(7) : name;
+      return std::string("Didn't find op for ") + (custom ? "custom" : "builtin") + " opcode '" + shown +
+             "' | Failed to get registration from op code " + shown + " (subgraph " + std::to_string(s) +
+             ", op " + std::to_string(i) + ")";
+    }
+  }
+  return "";
+}
+
+bool HasScaleAndZeroPoint(const model::Tensor& t) {
+  return t.quantization && !t.quantization->scale.empty() && !t.quantization->zero_point.empty();
+}
+
+void IoTensors(TailSim& tail, const Target& tg, const model::Subgraph& sg, const std::vector<int32_t>& list) {
+  tail.Alloc(uint64_t{tg.pointer_bytes} * list.size(), tg.buffer_alignment, kTailIoTensors);
+  for (int32_t index : list) {
+    const model::Tensor& t = sg.tensors[static_cast<size_t>(index)];
+    tail.Alloc(tg.persistent_tensor.size, tg.persistent_tensor.align, kTailIoTensors);
+    if (HasScaleAndZeroPoint(t)) {
+      tail.Alloc(tg.affine_quantization.size, tg.affine_quantization.align, kTailIoQuantization);
+      // The zero-point TfLiteIntArray (int size + one int per channel); scales stay in the flatbuffer.
+      tail.Alloc(4 + 4 * t.quantization->zero_point.size(), 4, kTailIoQuantization);
+    }
+  }
+}
+
+}  // namespace
+
+Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model& model, const Target& target) {
+  std::vector<lifetime::ScratchRequest> out;
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
+    for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i) {
+      auto a = EvaluateKernel(model, s, i, target);
+      if (!a.ok()) return a.status();
+      for (uint64_t bytes : a->scratch_bytes) {
+        out.push_back({static_cast<int32_t>(s), static_cast<int32_t>(i), bytes});
+      }
+    }
+  }
+  return out;
+}
+
+uint64_t TailBytes(const ArenaSize& size, const std::string& name) {
+  for (const TailCategory& c : size.tail_breakdown) {
+    if (c.name == name) return c.bytes;
+  }
+  return 0;
+}
+
+Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target, const std::string& planner) {
+  ArenaSize r;
+  r.target = target.name;
+  r.planner = planner;
+  const plan::PlannerEntry* entry = plan::FindPlanner(planner);
+  if (entry == nullptr) return InvalidArgument("unknown planner '" + planner + "'");
+  if (model.subgraphs.empty()) return InvalidArgument("model has no subgraphs");
+
+  // 1. Registration: every op needs a kernel.
+  r.error = RegistrationError(model);
+  if (!r.error.empty()) return r;
+
+  // 2. Kernel table rows and type checks, in Prepare order; the first failure wins.
+  std::vector<std::vector<OpAllocation>> allocs(model.subgraphs.size());
+  std::string invoke_error;
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
+    for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i) {
+      const std::string name = StringOf(model, s, i);
+      const KernelEntry* k = FindKernel(name);
+      if (k == nullptr) {
+        return Unsupported("subgraph " + std::to_string(s) + ", op " + std::to_string(i) + ": TFLM has a kernel for '" +
+                           name + "' but arenaplan's kernel table has no row for it; cannot size the tail");
+      }
+      TypeVerdict v = CheckKernelTypes(model, s, i, *k);
+      if (!v.message.empty()) {
+        if (!v.at_invoke) {
+          r.error = v.message;
+          return r;
+        }
+        if (invoke_error.empty()) invoke_error = v.message;
+      }
+      auto a = EvaluateKernel(model, s, i, target);
+      if (!a.ok()) return a.status();
+      if (name == "CUSTOM:ethos-u") {
+        r.notes.push_back("custom op ethos-u is sized as a no-op kernel (Ethos-U builds only); its NPU command stream "
+                          "and scratch are not modelled");
+      }
+      allocs[s].push_back(std::move(*a));
+    }
+  }
+
+  // 3. Head: tensors + scratch, planned.
+  auto scratch = ScratchRequests(model, target);
+  if (!scratch.ok()) return scratch.status();
+  lifetime::Options lopt;
+  lopt.alignment = target.buffer_alignment;
+  lopt.scratch = *scratch;
+  auto lifetimes = lifetime::ComputeLifetimes(model, lopt);
+  if (!lifetimes.ok()) {
+    r.error = lifetimes.status().message();
+    return r;
+  }
+  const plan::Problem problem = lifetime::ToProblem(*lifetimes, target.buffer_alignment);
+  auto planned = entry->run(problem, plan::PlannerOptions{});
+  if (!planned.ok()) return planned.status();
+  r.head_bytes = static_cast<uint64_t>(planned->plan.height);
+  r.planned_buffers = lifetimes->buffers.size();
+  r.scratch_requests = scratch->size();
+
+  // 4. Tail, in TFLM's allocation order.
+  TailSim tail;
+  for (const StructLayout& o : target.fixed_objects) tail.Alloc(o.size, o.align, kTailAllocatorObjects);
+  size_t var_handles = 0;
+  for (const model::Subgraph& sg : model.subgraphs) {
+    for (const model::Operator& op : sg.operators) {
+      if (model.code_of(op).builtin_code == model::op::kVarHandle) ++var_handles;
+    }
+  }
+  if (var_handles > 0) {
+    // The user's MicroResourceVariables (capacity = VAR_HANDLE ops), created before the interpreter.
+    tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
+    tail.Alloc(uint64_t{target.resource_variable.size} * var_handles, target.buffer_alignment,
+               kTailResourceVariables);
+  }
+  tail.Alloc(uint64_t{target.subgraph_allocations.size} * model.subgraphs.size(), target.subgraph_allocations.align,
+             kTailAllocatorObjects);
+  for (const model::Subgraph& sg : model.subgraphs) {
+    tail.Alloc(uint64_t{target.eval_tensor.size} * sg.tensors.size(), target.eval_tensor.align, kTailEvalTensors);
+    tail.Alloc(uint64_t{target.node_and_registration.size} * sg.operators.size(),
+               target.node_and_registration.align, kTailNodes);
+  }
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
+    for (size_t i = 0; i < allocs[s].size(); ++i) {
+      OpTail ot{static_cast<int32_t>(s), static_cast<int32_t>(i), StringOf(model, s, i), 0, 0};
+      if (allocs[s][i].options.size > 0) {
+        ot.option_bytes = tail.Alloc(allocs[s][i].options.size, allocs[s][i].options.align, kTailOpOptions);
+      }
+      r.ops.push_back(ot);
+    }
+  }
+  size_t op_index = 0;
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {  // Init of every op
+    for (size_t i = 0; i < allocs[s].size(); ++i, ++op_index) {
+      if (allocs[s][i].init_bytes > 0) {
+        r.ops[op_index].kernel_bytes += tail.Alloc(allocs[s][i].init_bytes, target.buffer_alignment, kTailKernelData);
+      }
+    }
+  }
+  op_index = 0;
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {  // then Prepare of every op
+    for (size_t i = 0; i < allocs[s].size(); ++i, ++op_index) {
+      for (uint64_t bytes : allocs[s][i].prepare_bytes) {
+        r.ops[op_index].kernel_bytes += tail.Alloc(bytes, target.buffer_alignment, kTailKernelData);
+      }
+    }
+  }
+  if (!scratch->empty()) {
+    tail.Alloc(uint64_t{target.scratch_handle.size} * scratch->size(), target.scratch_handle.align,
+               kTailScratchHandles);
+  }
+  // Variable tensors live in the tail unless the offline plan places them in the head.
+  size_t global = 0;
+  for (const model::Subgraph& sg : model.subgraphs) {
+    for (const model::Tensor& t : sg.tensors) {
+      const bool offline = model.offline_plan && global < model.offline_plan->offsets.size() &&
+                           model.offline_plan->offsets[global] != -1;
+      if (t.is_variable && !offline && t.bytes && *t.bytes > 0) {
+        tail.Alloc(*t.bytes, target.buffer_alignment, kTailVariables);
+      }
+      ++global;
+    }
+  }
+  const uint64_t tail_before_io = tail.used;
+  IoTensors(tail, target, model.subgraphs[0], model.subgraphs[0].inputs);
+  IoTensors(tail, target, model.subgraphs[0], model.subgraphs[0].outputs);
+
+  r.tail_bytes = tail.used;
+  r.arena_used_bytes = r.head_bytes + r.tail_bytes;
+  for (const std::string& c : tail.order) r.tail_breakdown.push_back({c, tail.by_category[c]});
+
+  // 5. The planning-time peak: head = scratch-request array, temp = size_t[subgraphs] +
+  // AllocationInfo[tensors + requests], then 16-aligned planner memory at 40 B per planned buffer.
+  uint64_t total_tensors = 0;
+  for (const model::Subgraph& sg : model.subgraphs) total_tensors += sg.tensors.size();
+  uint64_t temp = uint64_t{target.scratch_request_bytes} * (scratch->size() + 12);
+  temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.size_t_bytes} * model.subgraphs.size();
+  temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
+  temp = AlignUp(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
+  r.planning_peak_bytes = tail_before_io + temp;
+  r.min_arena_bytes = AlignUp(std::max(r.planning_peak_bytes, r.arena_used_bytes), 16);
+
+  r.allocates = true;
+  r.supported = invoke_error.empty();
+  r.error = invoke_error;
+  return r;
+}
+
+}  // namespace arenaplan::tflm

@@ -1,0 +1,85 @@
+// The kernel model: what each TFLM kernel allocates, as data (kernel_table.cc, one row per op),
+// and the few shape formulas the rows refer to (kernels.cc). Sizes are per ABI (target.h) because
+// pointer width and enum size change OpData and builtin option structs. Derived from TFLM's public
+// kernel sources (read for facts) and pinned to the golden tails in tests/tflm.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/model.h"
+#include "tflm/target.h"
+#include "util/result.h"
+
+namespace arenaplan::tflm {
+
+// Extra persistent buffers a kernel's Prepare allocates (16-aligned each), as a formula of shapes.
+enum class PrepareRule : uint8_t {
+  kNone,
+  kPerChannelFilterDim0,    // 2 x int32[filter dim 0] (conv, transpose conv)
+  kPerChannelFilterDim3,    // 2 x int32[filter dim 3] (depthwise conv)
+  kPerChannelIfMultiScale,  // 2 x int32[filter dim 0] when the filter has > 1 scale (FC)
+  kSoftmaxInt16Luts,        // 2 x int16[513] lookup tables when the input is int16
+};
+
+// Scratch buffers a kernel requests in Prepare (planned in the head, live only while it runs).
+enum class ScratchRule : uint8_t {
+  kNone,
+  kTransposeConv,  // int8 output: int32 accumulators per output element; int16: int64
+  kMean,           // int8/int16: int32 per output element; then int[axes], int[input rank]
+  kSvdf,           // int32[batch x filters], int32[batch x units]
+  kLstm,           // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
+  kRfft,           // int16 work area of 2 x (output elements - 2)
+};
+
+// Type checks TFLM's kernels make, with the stage where they fail.
+enum class TypeRule : uint8_t {
+  kNone,
+  kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
+  kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
+  kFillConstantDims,  // Prepare: the dims input must be constant
+  kCastInput,         // Invoke: input int8, int16, int32, float32 (uint8 fails)
+  kFloorModFloat,     // Invoke: float32 only
+};
+
+struct KernelEntry {
+  const char* op;                  // "CONV_2D", or "CUSTOM:<custom_code>"
+  uint16_t options_size[kAbiCount];  // builtin option struct (tail, own alignment); 0 = none
+  uint8_t options_align[kAbiCount];
+  uint16_t init_bytes[kAbiCount];    // OpData from Init (AllocatePersistentBuffer); 0 = none
+  PrepareRule prepare;
+  ScratchRule scratch;
+  TypeRule types;
+  const char* note;  // where the figures come from
+};
+
+// The whole table, one entry per op TFLM's full op resolver registers.
+const std::vector<KernelEntry>& KernelTable();
+// nullptr when the table has no row for this op.
+const KernelEntry* FindKernel(const std::string& op_name);
+// The ops stock TFLM's full op resolver registers (with or without a table row). An op outside
+// this list makes AllocateTensors fail ("Didn't find op for builtin opcode").
+const std::vector<std::string>& TflmRegisteredOps();
+
+// What one operator allocates on a target.
+struct OpAllocation {
+  StructLayout options;                 // size 0 = none
+  uint32_t init_bytes = 0;
+  std::vector<uint64_t> prepare_bytes;  // each a 16-aligned persistent buffer
+  std::vector<uint64_t> scratch_bytes;  // scratch requests in request order
+};
+
+// Fails (Unsupported) when TFLM has no kernel for the op; InvalidArgument on shapes the formula
+// cannot use (named by subgraph / op / tensor).
+Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, size_t op, const Target& target);
+
+// The message TFLM prints when a kernel rejects the op's types, and the stage ("AllocateTensors"
+// or "Invoke"); empty message when the types are fine.
+struct TypeVerdict {
+  std::string message;
+  bool at_invoke = false;
+};
+TypeVerdict CheckKernelTypes(const model::Model& model, size_t subgraph, size_t op, const KernelEntry& entry);
+
+}  // namespace arenaplan::tflm

@@ -1,0 +1,86 @@
+// ComputeArenaSize against what real TFLM measured (golden/tflm-*/arena.csv): head, tail,
+// arena_used_bytes and the smallest working arena, to the byte, on all three targets; unsupported
+// models must fail for the reason TFLM gave.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "model/model.h"
+#include "support/shared_dir.h"
+#include "tflm/arena_size.h"
+
+namespace arenaplan::tflm {
+namespace {
+
+using testing::CsvField;
+
+struct Golden {
+  const char* target;
+  const char* folder;
+};
+
+// Distinctive words of TFLM's message that our reason must contain.
+std::string KeyPhrase(const std::string& golden_error) {
+  for (const char* phrase : {"Hybrid models are not supported", "Non-constant >dims<", "Didn't find op",
+                             "concatenation.cc", "Input type UINT8", "not supported by FLOOR_MOD"}) {
+    if (golden_error.find(phrase) != std::string::npos) return phrase;
+  }
+  return golden_error.substr(0, golden_error.find(" | "));
+}
+
+void CheckTarget(const Golden& g, int& checked) {
+  const std::string dir = *testing::SharedDir();
+  auto target = FindTarget(g.target);
+  ASSERT_TRUE(target.ok());
+  const auto rows = testing::ReadCsv(dir + "/golden/" + g.folder + "/arena.csv");
+  ASSERT_FALSE(rows.empty());
+  for (const auto& row : rows) {
+    const std::string name = CsvField(row, "model");
+    SCOPED_TRACE(std::string(g.target) + " " + name);
+    const auto bytes = testing::ReadFileBytes(dir + "/models/" + name);
+    ASSERT_FALSE(bytes.empty());
+    auto model = model::ReadModel(bytes.data(), bytes.size());
+    ASSERT_TRUE(model.ok()) << model.status().ToString();
+    auto size = ComputeArenaSize(*model, **target);
+    ASSERT_TRUE(size.ok()) << size.status().ToString();
+    ++checked;
+    const bool alloc_ok = CsvField(row, "alloc_ok") == "1";
+    const bool invoke_ok = CsvField(row, "invoke_ok") != "0";
+    EXPECT_EQ(size->allocates, alloc_ok) << size->error;
+    EXPECT_EQ(size->supported, alloc_ok && invoke_ok) << size->error;
+    if (!alloc_ok || !invoke_ok) {
+      EXPECT_NE(size->error.find(KeyPhrase(CsvField(row, "error"))), std::string::npos)
+          << "ours: " << size->error << "\nTFLM: " << CsvField(row, "error");
+    }
+    if (!alloc_ok || !size->allocates) continue;
+    EXPECT_EQ(size->head_bytes, std::stoull(CsvField(row, "head_bytes")));
+    EXPECT_EQ(size->tail_bytes, std::stoull(CsvField(row, "tail_bytes")));
+    EXPECT_EQ(size->arena_used_bytes, std::stoull(CsvField(row, "arena_used_bytes")));
+    const std::string min = CsvField(row, "min_arena_bytes");
+    if (!min.empty()) EXPECT_EQ(size->min_arena_bytes, std::stoull(min));
+  }
+}
+
+TEST(ArenaSizeCorpus, X86_64MatchesGolden) {
+  REQUIRE_SHARED();
+  int checked = 0;
+  CheckTarget({"tflm-x86_64", "tflm-x86_64"}, checked);
+  EXPECT_GE(checked, 160);
+}
+
+TEST(ArenaSizeCorpus, Arm32MatchesGolden) {
+  REQUIRE_SHARED();
+  int checked = 0;
+  CheckTarget({"tflm-arm32", "tflm-arm32"}, checked);
+  EXPECT_GE(checked, 40);
+}
+
+TEST(ArenaSizeCorpus, CortexMMatchesGolden) {
+  REQUIRE_SHARED();
+  int checked = 0;
+  CheckTarget({"tflm-cortex-m", "tflm-cortex-m"}, checked);
+  EXPECT_GE(checked, 40);
+}
+
+}  // namespace
+}  // namespace arenaplan::tflm
