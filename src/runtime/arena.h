@@ -1,0 +1,53 @@
+// One caller-supplied byte arena split into three regions, all tracked as offsets from the
+// 16-aligned start (never as raw pointers, so nothing can wrap):
+//
+//   [ HEAD (planned tensors, scratch) | TEMP (grows up) ... free ... | TAIL (persistent, grows down) ]
+//   0                              head                temp        tail                          size
+//
+// Invariant: head <= temp <= tail <= size. Every allocation is checked against all three. The
+// usable size is rounded down to 16 so that the layout never depends on where the caller's buffer
+// ends; `peak` records the largest temp + tail footprint ever reached, which makes the smallest
+// working arena exact: AlignUp(peak, 16) (for a 16-aligned start). All operations are O(1).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/status.h"
+
+namespace arenaplan::rt {
+
+inline constexpr uint32_t kArenaAlignment = 16;
+
+struct Arena {
+  uint8_t* base = nullptr;  // 16-aligned start of the usable region
+  uint32_t size = 0;        // usable bytes from base (multiple of 16)
+  uint32_t head = 0;        // end of the head region
+  uint32_t temp = 0;        // end of live temp allocations
+  uint32_t tail = 0;        // start of the persistent region
+  uint32_t peak = 0;        // max over time of temp + (size - tail)
+  uint32_t lost_at_start = 0;  // bytes skipped to align the caller's start
+};
+
+// Sets up an empty arena over [buffer, buffer + bytes). Fails (kArenaFull) when nothing usable
+// remains, or kBadArgument for a null buffer.
+Status ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error);
+
+// Persistent allocation from the tail, aligned to `align` (a power of two <= 16).
+Status ArenaAllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
+                      ErrorText* error, const char* what);
+// Temporary allocation above the head; freed all at once by ArenaResetTemp.
+Status ArenaAllocTemp(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
+                      ErrorText* error, const char* what);
+void ArenaResetTemp(Arena* arena);
+// Resizes the head to `bytes` (rounded up to 16). Only while no temp allocation is live.
+Status ArenaSetHead(Arena* arena, uint32_t bytes, ErrorText* error, const char* what);
+
+inline uint32_t ArenaTailBytes(const Arena& a) { return a.size - a.tail; }
+inline uint32_t ArenaUsedBytes(const Arena& a) { return a.temp + (a.size - a.tail); }
+inline uint32_t AlignUp16(uint32_t v) { return (v + 15u) & ~15u; }
+// Smallest arena (16-aligned start) that reproduces every allocation made so far.
+inline uint32_t ArenaMinimumBytes(const Arena& a) { return AlignUp16(a.peak); }
+inline uint8_t* ArenaPtr(const Arena& a, uint32_t offset) { return a.base + offset; }
+
+}  // namespace arenaplan::rt

@@ -1,0 +1,90 @@
+// The contract between the interpreter and a kernel (one op family per file in kernels/).
+//
+// A kernel is two plain functions in a KernelRegistration:
+//   prepare(ctx): runs once in AllocateTensors. Validate types and shapes, precompute parameters
+//                 into persistent op data (ctx.AllocatePersistent + ctx.set_op_data), request
+//                 scratch memory (ctx.RequestScratch). Tensor data pointers of non-constant tensors
+//                 are NOT valid yet (planning happens after every prepare); constants are.
+//   eval(ctx):    runs on every Invoke. Reads ctx.op_data(), inputs, writes outputs; may use
+//                 ctx.GetScratch(). It must not allocate and must not keep state other than in op
+//                 data or variable tensors.
+// Both return Status; on failure call `return ctx.Fail(Status::kKernelError, "fmt", ...)`, which
+// records "op <index> (<NAME>): <message>" in the owner's fixed buffer.
+//
+// KernelContext is an interface so kernels run unchanged inside the Interpreter and in unit tests
+// over stack arrays (runtime/standalone_context.h). No heap, no exceptions, no RTTI involved.
+#pragma once
+
+#include <cstdarg>
+#include <cstdint>
+
+#include "runtime/status.h"
+#include "runtime/tensor_view.h"
+#include "schema/tflite_subset_generated.h"
+
+namespace arenaplan::rt {
+
+// TFLM allows this many scratch requests per node; so do we.
+inline constexpr uint32_t kMaxScratchPerNode = 12;
+
+class KernelContext {
+ public:
+  // --- the node being prepared / evaluated -----------------------------------------------------
+  virtual int32_t op_index() const = 0;           // index of the op in subgraph 0
+  virtual const char* op_name() const = 0;        // "CONV_2D", or the custom code
+  virtual int32_t op_version() const = 0;         // OperatorCode.version
+  // The flatbuffer operator (builtin options, custom options). May be nullptr in unit tests
+  // that pass no options; use Options<T>() which handles that.
+  virtual const tfl::Operator* op() const = 0;
+  virtual uint32_t num_inputs() const = 0;
+  virtual uint32_t num_outputs() const = 0;
+  // Fill *out with the view of input / output k. Return false when k is out of range or the
+  // input is an omitted optional one (index -1); *out is then reset to an empty view.
+  virtual bool GetInput(uint32_t k, TensorView* out) = 0;
+  virtual bool GetOutput(uint32_t k, TensorView* out) = 0;
+
+  // --- per-node persistent state ------------------------------------------------------------------
+  virtual void* op_data() const = 0;
+  virtual void set_op_data(void* data) = 0;
+  // Persistent memory for this node (prepare only), 16-aligned, lives as long as the interpreter.
+  virtual Status AllocatePersistent(uint32_t bytes, void** out) = 0;
+  // Asks for `bytes` of scratch live only during this node's eval (prepare only). *index is the
+  // handle for GetScratch. At most kMaxScratchPerNode per node.
+  virtual Status RequestScratch(uint32_t bytes, int32_t* index) = 0;
+  // The scratch buffer for a handle from RequestScratch (eval only); nullptr for a bad handle.
+  virtual void* GetScratch(int32_t index) = 0;
+
+  // --- errors ----------------------------------------------------------------------------------------
+  // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
+  Status Fail(Status code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+  virtual void ReportV(const char* fmt, va_list args) = 0;
+
+ protected:
+  ~KernelContext() = default;  // never deleted through the interface
+};
+
+// Builtin options of the current op as table T (e.g. tfl::Conv2DOptions), or nullptr when the
+// model carries none (kernels then use TFLite's defaults).
+template <typename T>
+const T* Options(const KernelContext& ctx) {
+  const tfl::Operator* op = ctx.op();
+  return op != nullptr ? op->builtin_options_as<T>() : nullptr;
+}
+
+struct KernelRegistration {
+  const char* name;                       // op name for messages, e.g. "ADD"
+  Status (*prepare)(KernelContext& ctx);  // may be nullptr (nothing to check or precompute)
+  Status (*eval)(KernelContext& ctx);     // required
+};
+
+// --- small checks kernels use everywhere (each returns kOk or a Fail naming the problem) -------
+// Input k must exist; fills *out.
+Status RequireInput(KernelContext& ctx, uint32_t k, TensorView* out);
+Status RequireOutput(KernelContext& ctx, uint32_t k, TensorView* out);
+// Exactly n inputs / outputs (counting omitted optional ones).
+Status RequireCounts(KernelContext& ctx, uint32_t inputs, uint32_t outputs);
+Status RequireType(KernelContext& ctx, const TensorView& t, TensorType type, const char* which);
+Status RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b,
+                        const char* what);
+
+}  // namespace arenaplan::rt

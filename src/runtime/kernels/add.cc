@@ -1,0 +1,111 @@
+// ADD for float32 and int8 (with broadcasting), bit-exact with TFLM's reference kernels.
+// int8: both inputs are rescaled to a common scale 2 * max(s1, s2) with 20 bits of headroom,
+// summed, then rescaled to the output (TFLM add_common.cc); every multiplier comes from
+// QuantizeMultiplierSmallerThanOneExp.
+#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/registrations.h"
+#include "runtime/quantization.h"
+
+namespace arenaplan::rt {
+
+namespace {
+
+struct AddData {
+  Broadcast bc;
+  int32_t in1_offset, in2_offset, out_offset;
+  int32_t in1_mult, in2_mult, out_mult;
+  int32_t in1_shift, in2_shift, out_shift;
+  int32_t left_shift;
+  int32_t act_min, act_max;
+  float act_min_f, act_max_f;
+};
+
+Status Prepare(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (a.type != out.type || b.type != out.type) {
+    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s",
+                    TypeName(a.type), TypeName(b.type), TypeName(out.type));
+  }
+  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
+    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
+  }
+  void* mem = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(AddData), &mem));
+  auto* d = static_cast<AddData*>(mem);
+  if (!MakeBroadcast(a, b, out, &d->bc)) {
+    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
+                    a.rank, b.rank, out.rank);
+  }
+  const auto* opts = Options<tfl::AddOptions>(ctx);
+  const auto act = opts != nullptr ? opts->fused_activation_function() : tfl::ActivationFunctionType::NONE;
+  if (out.type == TensorType::FLOAT32) {
+    if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
+      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    }
+  } else {
+    if (a.scale <= 0.0f || b.scale <= 0.0f || out.scale <= 0.0f) {
+      return ctx.Fail(Status::kInvalidModel, "int8 tensors need positive scales");
+    }
+    d->in1_offset = -a.zero_point;
+    d->in2_offset = -b.zero_point;
+    d->out_offset = out.zero_point;
+    d->left_shift = 20;
+    const double twice_max = 2.0 * static_cast<double>(a.scale > b.scale ? a.scale : b.scale);
+    int s1 = 0, s2 = 0, so = 0;
+    QuantizeMultiplierSmallerThanOneExp(static_cast<double>(a.scale) / twice_max, &d->in1_mult, &s1);
+    QuantizeMultiplierSmallerThanOneExp(static_cast<double>(b.scale) / twice_max, &d->in2_mult, &s2);
+    QuantizeMultiplierSmallerThanOneExp(twice_max / ((1 << d->left_shift) * static_cast<double>(out.scale)),
+                                        &d->out_mult, &so);
+    d->in1_shift = s1;
+    d->in2_shift = s2;
+    d->out_shift = so;
+    if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
+      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    }
+  }
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+Status Eval(KernelContext& ctx) {
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto* d = static_cast<const AddData*>(ctx.op_data());
+  if (out.type == TensorType::FLOAT32) {
+    const float* x = a.As<float>();
+    const float* y = b.As<float>();
+    float* z = out.As<float>();
+    ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
+      const float v = x[i] + y[j];
+      z[o] = v < d->act_min_f ? d->act_min_f : (v > d->act_max_f ? d->act_max_f : v);
+    });
+    return Status::kOk;
+  }
+  const int8_t* x = a.As<int8_t>();
+  const int8_t* y = b.As<int8_t>();
+  int8_t* z = out.As<int8_t>();
+  ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
+    const int32_t v1 = (d->in1_offset + x[i]) * (1 << d->left_shift);
+    const int32_t v2 = (d->in2_offset + y[j]) * (1 << d->left_shift);
+    const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, d->in1_mult, d->in1_shift);
+    const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, d->in2_mult, d->in2_shift);
+    int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(s1 + s2, d->out_mult, d->out_shift) + d->out_offset;
+    r = r < d->act_min ? d->act_min : (r > d->act_max ? d->act_max : r);
+    z[o] = static_cast<int8_t>(r);
+  });
+  return Status::kOk;
+}
+
+const KernelRegistration kAdd{"ADD", &Prepare, &Eval};
+
+}  // namespace
+
+const KernelRegistration* Register_ADD() { return &kAdd; }
+
+}  // namespace arenaplan::rt

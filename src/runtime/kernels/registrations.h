@@ -1,0 +1,14 @@
+// One registration function per kernel; each is defined in the kernel's own file and listed once
+// in op_table.cc. Keep both lists sorted by op name; add a line, never rewrite others' lines.
+#pragma once
+
+#include "runtime/kernel_api.h"
+
+namespace arenaplan::rt {
+
+const KernelRegistration* Register_ADD();         // kernels/add.cc
+const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
+const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
+const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
+
+}  // namespace arenaplan::rt
