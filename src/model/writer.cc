@@ -92,8 +92,13 @@ std::vector<uint8_t> WriteModel(const ModelSpec& spec) {
   std::vector<Offset<tfl::SubGraph>> subgraphs;
   for (const SubgraphSpec& sg : spec.subgraphs) subgraphs.push_back(WriteSubgraph(fbb, sg));
   std::vector<Offset<tfl::Buffer>> buffers;
-  for (const auto& data : spec.buffers) {
-    buffers.push_back(data.empty() ? tfl::CreateBuffer(fbb) : tfl::CreateBufferDirect(fbb, &data));
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    const auto& data = spec.buffers[i];
+    auto b = data.empty() ? tfl::CreateBuffer(fbb) : tfl::CreateBufferDirect(fbb, &data);
+    for (const ExternalBuffer& e : spec.external_buffers) {
+      if (e.index == i) b = tfl::CreateBuffer(fbb, 0, e.offset, e.size);
+    }
+    buffers.push_back(b);
   }
   std::vector<Offset<tfl::Metadata>> metadata;
   for (const MetadataSpec& m : spec.metadata) {

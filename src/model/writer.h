@@ -67,6 +67,13 @@ struct MetadataSpec {
   uint32_t buffer = 0;
 };
 
+// A buffer whose data lies outside the flatbuffer (large models): offset from the file start.
+struct ExternalBuffer {
+  uint32_t index = 0;  // which entry of ModelSpec::buffers is written as {offset, size}
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
+
 struct ModelSpec {
   uint32_t version = 3;
   std::string description = "arenaplan";
@@ -74,6 +81,7 @@ struct ModelSpec {
   std::vector<SubgraphSpec> subgraphs;
   std::vector<std::vector<uint8_t>> buffers = {{}};  // buffer 0 is the empty buffer by convention
   std::vector<MetadataSpec> metadata;
+  std::vector<ExternalBuffer> external_buffers;
 };
 
 // Serialises the spec (identifier "TFL3", buffer data 16-byte aligned). O(total size).

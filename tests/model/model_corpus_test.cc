@@ -6,6 +6,9 @@
 
 #include "model/model.h"
 #include "model/offline_plan.h"
+#include "model/writer.h"
+#include "schema/tflite_subset_generated.h"
+#include "spec_testutil.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::model {
@@ -78,6 +81,56 @@ TEST(ModelCorpus, EveryModelMatchesGoldenStaticFacts) {
     EXPECT_EQ(dynamic ? "1" : "0", CsvField(row, "has_dynamic_shape_signature"));
     EXPECT_TRUE(ValidateOfflinePlan(m).ok()) << ValidateOfflinePlan(m).ToString();
   }
+}
+
+}  // namespace
+}  // namespace arenaplan::model
+
+namespace arenaplan::model {
+namespace {
+
+// Every corpus model survives WriteModelCopyWithMetadata: same content, the new plan decodes, and
+// every signature_def / metadata entry other than the plan is kept.
+TEST(ModelCorpus, CopyWithOfflinePlanKeepsEveryModelIntact) {
+  REQUIRE_SHARED();
+  const std::string shared = *testing::SharedDir();
+  size_t copied = 0;
+  for (const std::string& file : testing::CorpusModels()) {
+    SCOPED_TRACE(file);
+    const auto bytes = testing::ReadFileBytes(shared + "/models/" + file);
+    auto original = ReadModel(bytes.data(), bytes.size());
+    ASSERT_TRUE(original.ok());
+    std::vector<int32_t> offsets(original->total_tensors(), -1);
+    if (!offsets.empty()) offsets[0] = 0;
+    auto copy = WriteModelCopyWithMetadata(bytes.data(), bytes.size(), std::string(kOfflinePlanMetadataName),
+                                           EncodeOfflinePlan(offsets));
+    ASSERT_TRUE(copy.ok()) << copy.status().ToString();
+    auto m = ReadModel(copy->data(), copy->size());
+    ASSERT_TRUE(m.ok()) << m.status().ToString();
+    testutil::ExpectSameContent(*original, *m);
+    ASSERT_TRUE(m->offline_plan.has_value());
+    EXPECT_EQ(m->offline_plan->offsets, offsets);
+    EXPECT_TRUE(ValidateOfflinePlan(*m).ok()) << ValidateOfflinePlan(*m).ToString();
+    const bool had_plan = FindOfflinePlanMetadata(*original).has_value();
+    EXPECT_EQ(m->metadata.size(), original->metadata.size() + (had_plan ? 0 : 1));
+    for (size_t i = 0; i < original->metadata.size(); ++i) {
+      EXPECT_EQ(m->metadata[i].name, original->metadata[i].name);
+      if (m->metadata[i].name != kOfflinePlanMetadataName) EXPECT_EQ(m->metadata[i].buffer, original->metadata[i].buffer);
+    }
+    const auto* a = tfl::GetModel(bytes.data());
+    const auto* b = tfl::GetModel(copy->data());
+    const size_t sigs = a->signature_defs() ? a->signature_defs()->size() : 0;
+    ASSERT_EQ(sigs, b->signature_defs() ? b->signature_defs()->size() : 0u);
+    for (size_t i = 0; i < sigs; ++i) {
+      const auto* x = a->signature_defs()->Get(i);
+      const auto* y = b->signature_defs()->Get(i);
+      EXPECT_EQ(x->subgraph_index(), y->subgraph_index());
+      EXPECT_EQ(x->signature_key() ? x->signature_key()->str() : "", y->signature_key() ? y->signature_key()->str() : "");
+      EXPECT_EQ(x->inputs() ? x->inputs()->size() : 0, y->inputs() ? y->inputs()->size() : 0);
+    }
+    ++copied;
+  }
+  EXPECT_EQ(copied, testing::CorpusModels().size());
 }
 
 }  // namespace
