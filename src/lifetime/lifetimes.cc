@@ -12,7 +12,7 @@ namespace arenaplan::lifetime {
 namespace {
 
 constexpr size_t kMaxCallDepth = 64;
-constexpr uint64_t kMaxOperatorVisits = 50'000'000;
+constexpr uint64_t kMaxOperatorVisits = 4'000'000;
 
 // TFLM's AllocationInfo for one tensor or scratch request, before filtering.
 struct Info {
