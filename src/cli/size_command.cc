@@ -1,14 +1,116 @@
+// `arenaplan size MODEL`: the exact arena stock TFLM needs on a target (tflm/arena_size.h).
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/model_file.h"
+#include "plan/planner.h"
+#include "tflm/arena_size.h"
 
 namespace arenaplan::cli {
+namespace {
 
-// Placeholder until the command is implemented.
+struct SizeArgs {
+  std::string model;
+  std::string target = tflm::kDefaultTarget;
+  std::string planner = "tflm-greedy";
+  std::string format = "text";
+};
+
+nlohmann::json ToJson(const SizeArgs& a, const tflm::ArenaSize& s) {
+  nlohmann::json j;
+  j["model"] = a.model;
+  j["target"] = s.target;
+  j["planner"] = s.planner;
+  j["supported"] = s.supported;
+  j["allocates"] = s.allocates;
+  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error);
+  if (s.allocates) {
+    j["head_bytes"] = s.head_bytes;
+    j["tail_bytes"] = s.tail_bytes;
+    j["arena_used_bytes"] = s.arena_used_bytes;
+    j["min_arena_bytes"] = s.supported ? nlohmann::json(s.min_arena_bytes) : nlohmann::json(nullptr);
+    j["planned_buffers"] = s.planned_buffers;
+    j["scratch_requests"] = s.scratch_requests;
+    nlohmann::json cats = nlohmann::json::object();
+    for (const auto& c : s.tail_breakdown) cats[c.name] = c.bytes;
+    j["tail_breakdown"] = cats;
+    nlohmann::json ops = nlohmann::json::array();
+    for (const auto& o : s.ops) {
+      ops.push_back({{"subgraph", o.subgraph}, {"op", o.op}, {"name", o.name}, {"option_bytes", o.option_bytes},
+                     {"kernel_bytes", o.kernel_bytes}});
+    }
+    j["ops"] = ops;
+  } else {
+    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes"}) j[k] = nullptr;
+    j["tail_breakdown"] = nlohmann::json::object();
+  }
+  j["notes"] = s.notes;
+  return j;
+}
+
+void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
+  std::printf("model:   %s\ntarget:  %s (planner %s)\n", a.model.c_str(), s.target.c_str(), s.planner.c_str());
+  if (!s.allocates) return;
+  std::printf("head (planned tensors + scratch): %llu bytes\n", static_cast<unsigned long long>(s.head_bytes));
+  std::printf("tail (persistent):                %llu bytes\n", static_cast<unsigned long long>(s.tail_bytes));
+  for (const auto& c : s.tail_breakdown) {
+    std::printf("  %-28s %10llu\n", c.name.c_str(), static_cast<unsigned long long>(c.bytes));
+  }
+  std::printf("arena_used_bytes:                 %llu bytes\n", static_cast<unsigned long long>(s.arena_used_bytes));
+  if (s.supported) {
+    std::printf("smallest working arena:           %llu bytes%s\n",
+                static_cast<unsigned long long>(s.min_arena_bytes),
+                s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
+    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
+  }
+  for (const auto& n : s.notes) std::printf("note: %s\n", n.c_str());
+}
+
+}  // namespace
+
 void RegisterSize(CLI::App& root, int& exit_code) {
-  auto* cmd = root.add_subcommand("size", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::fprintf(stderr, "arenaplan size: not implemented yet\n");
-    exit_code = kExitBadInput;
+  auto args = std::make_shared<SizeArgs>();
+  auto* cmd = root.add_subcommand("size", "The exact tensor arena stock TFLM needs for a model on a target: head, "
+                                          "tail by category, arena_used_bytes and the smallest working arena");
+  cmd->add_option("MODEL", args->model, "a .tflite file")->required();
+  std::string targets;
+  for (const auto& t : tflm::Targets()) targets += "\n  " + t.name + ": " + t.description;
+  cmd->add_option("--target", args->target,
+                  std::string("TFLM build target (default ") + tflm::kDefaultTarget + "):" + targets);
+  cmd->add_option("--planner", args->planner, "planner for the head (default tflm-greedy, what TFLM does)");
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([args, &exit_code] {
+    auto target = tflm::FindTarget(args->target);
+    if (!target.ok()) {
+      exit_code = ReportError("size", target.status());
+      return;
+    }
+    auto loaded = LoadModel(args->model);
+    if (!loaded.ok()) {
+      exit_code = ReportError("size", loaded.status());
+      return;
+    }
+    auto size = tflm::ComputeArenaSize((*loaded)->model, **target, args->planner);
+    if (!size.ok()) {
+      exit_code = ReportError("size", size.status());
+      return;
+    }
+    if (args->format == "json") {
+      std::cout << ToJson(*args, *size).dump(2) << "\n";
+    } else {
+      PrintText(*args, *size);
+    }
+    if (!size->supported) {
+      std::fprintf(stderr, "arenaplan size: not supported by TFLM on %s: %s\n", size->target.c_str(),
+                   size->error.c_str());
+      exit_code = kExitNoSolution;
+      return;
+    }
+    exit_code = kExitOk;
   });
 }
 
