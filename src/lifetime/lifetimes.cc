@@ -234,7 +234,9 @@ plan::Problem ToProblem(const Lifetimes& lifetimes, uint32_t alignment) {
     buffer.first = b.first;
     buffer.last = std::max(b.first, b.last);
     buffer.fixed_offset = b.offline_offset >= 0 ? b.offline_offset : plan::kUnfixed;
-    buffer.alignment = static_cast<plan::Bytes>(align);
+    // TFLM uses offline offsets exactly as given, aligned or not.
+    const bool unaligned_fixed = buffer.fixed() && static_cast<uint64_t>(buffer.fixed_offset) % align != 0;
+    buffer.alignment = unaligned_fixed ? 1 : static_cast<plan::Bytes>(align);
     problem.buffers.push_back(buffer);
   }
   return problem;

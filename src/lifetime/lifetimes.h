@@ -52,7 +52,11 @@ struct Lifetimes {
 // an offline plan whose count does not match, ...
 Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& options = {});
 
-// The plain planning problem for these lifetimes (sizes, steps, fixed offsets, alignment).
+// The plain planning problem for these lifetimes, buffer i = lifetimes.buffers[i]: size = bytes
+// rounded up to `alignment`, [first, last] as computed (-1 kept), fixed_offset = the offline
+// offset, alignment = `alignment` (1 for a fixed buffer whose offline offset is not a multiple of
+// it: TFLM uses offline offsets as given). A zero-byte scratch request keeps size 0 (TFLM plans it
+// so); plan::ValidateProblem rejects such a buffer, so callers drop or pad it. O(n).
 plan::Problem ToProblem(const Lifetimes& lifetimes, uint32_t alignment = 16);
 
 }  // namespace arenaplan::lifetime
