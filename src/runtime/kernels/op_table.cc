@@ -15,6 +15,8 @@ const OpResolverEntry kAllOps[] = {
     {Code(B::DEQUANTIZE), nullptr, &Register_DEQUANTIZE},
     {Code(B::QUANTIZE), nullptr, &Register_QUANTIZE},
     {Code(B::RESHAPE), nullptr, &Register_RESHAPE},
+    {Code(B::SVDF), nullptr, &Register_SVDF},
+    {Code(B::UNIDIRECTIONAL_SEQUENCE_LSTM), nullptr, &Register_UNIDIRECTIONAL_SEQUENCE_LSTM},
 };
 
 const OpResolver kAllOpsResolver{kAllOps, sizeof(kAllOps) / sizeof(kAllOps[0])};

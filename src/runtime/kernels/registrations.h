@@ -10,5 +10,7 @@ const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
 const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
+const KernelRegistration* Register_SVDF();         // kernels/svdf.cc
+const KernelRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();  // kernels/lstm.cc
 
 }  // namespace arenaplan::rt
