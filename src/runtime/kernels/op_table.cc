@@ -12,10 +12,25 @@ constexpr int32_t Code(B b) { return static_cast<int32_t>(b); }
 
 const OpResolverEntry kAllOps[] = {
     {Code(B::ADD), nullptr, &Register_ADD},
+    {Code(B::AVERAGE_POOL_2D), nullptr, &Register_AVERAGE_POOL_2D},
+    {Code(B::CONV_2D), nullptr, &Register_CONV_2D},
+    {Code(B::DEPTHWISE_CONV_2D), nullptr, &Register_DEPTHWISE_CONV_2D},
     {Code(B::DEQUANTIZE), nullptr, &Register_DEQUANTIZE},
+    {Code(B::FULLY_CONNECTED), nullptr, &Register_FULLY_CONNECTED},
+    {Code(B::LEAKY_RELU), nullptr, &Register_LEAKY_RELU},
+    {Code(B::LOGISTIC), nullptr, &Register_LOGISTIC},
+    {Code(B::MAX_POOL_2D), nullptr, &Register_MAX_POOL_2D},
+    {Code(B::MUL), nullptr, &Register_MUL},
+    {Code(B::PAD), nullptr, &Register_PAD},
+    {Code(B::PADV2), nullptr, &Register_PADV2},
     {Code(B::QUANTIZE), nullptr, &Register_QUANTIZE},
+    {Code(B::RELU), nullptr, &Register_RELU},
+    {Code(B::RELU6), nullptr, &Register_RELU6},
     {Code(B::RESHAPE), nullptr, &Register_RESHAPE},
+    {Code(B::STRIDED_SLICE), nullptr, &Register_STRIDED_SLICE},
+    {Code(B::SUB), nullptr, &Register_SUB},
     {Code(B::SVDF), nullptr, &Register_SVDF},
+    {Code(B::TANH), nullptr, &Register_TANH},
     {Code(B::UNIDIRECTIONAL_SEQUENCE_LSTM), nullptr, &Register_UNIDIRECTIONAL_SEQUENCE_LSTM},
 };
 

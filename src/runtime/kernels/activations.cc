@@ -1,0 +1,258 @@
+// Elementwise activations, bit-exact with TFLM's reference kernels:
+//   LEAKY_RELU float/int8/int16: x > 0 ? x : alpha * x; quantized with two multipliers computed in
+//     float as TFLM does (in_scale * alpha / out_scale and in_scale / out_scale, then
+//     QuantizeMultiplier), applied with the int32 MultiplyByQuantizedMultiplier.
+//   RELU float/int8/int16: requantize (in_scale / out_scale in double) then clamp at the output's
+//     quantized zero.
+//   RELU6 float/int8/int16: clamp to [input zero point, quantized 6] in the input's scale (TFLM
+//     does not requantize RELU6).
+//   LOGISTIC, TANH float: TFLM's reference formulas (logistic with its +16.619/-9 cutoffs).
+// Every parameter is computed in prepare; eval is one pass. O(elements).
+#include <cmath>
+#include <cstdint>
+
+#include "runtime/kernels/registrations.h"
+#include "runtime/quantization.h"
+
+namespace arenaplan::rt {
+
+namespace {
+
+struct QuantParams {
+  int32_t in_zp, out_zp;
+  int32_t mult_a, shift_a;  // alpha (leaky) / identity (relu)
+  int32_t mult_b, shift_b;  // identity (leaky)
+  int32_t lo, hi;           // clamp range
+  float alpha;              // float leaky
+};
+
+uint32_t Count(const TensorView& t) { return t.bytes / TypeSize(t.type); }
+
+// Common checks: one input, one output, same type and element count, type in the allowed set.
+Status CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
+  if (in->type != out->type) {
+    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
+                    TypeName(out->type));
+  }
+  const bool ok = in->type == TensorType::FLOAT32 || in->type == TensorType::INT8 ||
+                  (allow_int16 && in->type == TensorType::INT16);
+  if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in->type));
+  if (in->bytes != out->bytes) {
+    return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in->bytes, out->bytes);
+  }
+  if (in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
+    return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+  }
+  return Status::kOk;
+}
+
+Status AllocParams(KernelContext& ctx, QuantParams** p) {
+  void* mem = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(QuantParams), &mem));
+  *p = static_cast<QuantParams*>(mem);
+  **p = QuantParams{};
+  ctx.set_op_data(*p);
+  return Status::kOk;
+}
+
+int32_t ClampI(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// ---- LEAKY_RELU -------------------------------------------------------------------------------
+Status PrepareLeakyRelu(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  QuantParams* p = nullptr;
+  RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
+  const auto* opts = Options<tfl::LeakyReluOptions>(ctx);
+  p->alpha = opts != nullptr ? opts->alpha() : 0.0f;
+  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  p->in_zp = in.zero_point;
+  p->out_zp = out.zero_point;
+  int shift = 0;
+  // Float arithmetic first, as TFLM: static_cast<double>(in_scale * alpha / out_scale).
+  QuantizeMultiplier(static_cast<double>(in.scale * p->alpha / out.scale), &p->mult_a, &shift);
+  p->shift_a = shift;
+  QuantizeMultiplier(static_cast<double>(in.scale / out.scale), &p->mult_b, &shift);
+  p->shift_b = shift;
+  QuantizedTypeRange(out.type, &p->lo, &p->hi);
+  return Status::kOk;
+}
+
+template <typename T>
+void LeakyReluQuant(const QuantParams& p, const T* x, T* y, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(x[i]) - p.in_zp;
+    const int32_t r = v >= 0 ? MultiplyByQuantizedMultiplier(v, p.mult_b, p.shift_b)
+                             : MultiplyByQuantizedMultiplier(v, p.mult_a, p.shift_a);
+    y[i] = static_cast<T>(ClampI(p.out_zp + r, p.lo, p.hi));
+  }
+}
+
+Status EvalLeakyRelu(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
+  const uint32_t n = Count(out);
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = in.As<float>();
+      float* y = out.As<float>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > 0 ? x[i] : x[i] * p.alpha;
+      break;
+    }
+    case TensorType::INT8: LeakyReluQuant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
+    default: LeakyReluQuant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
+  }
+  return Status::kOk;
+}
+
+// ---- RELU -------------------------------------------------------------------------------------
+Status PrepareRelu(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  QuantParams* p = nullptr;
+  RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
+  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::INT16 && (in.zero_point != 0 || out.zero_point != 0)) {
+    return ctx.Fail(Status::kInvalidModel, "int16 RELU needs zero points 0 (got %d, %d)", in.zero_point,
+                    out.zero_point);
+  }
+  int shift = 0;
+  QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &p->mult_a, &shift);
+  p->shift_a = shift;
+  p->in_zp = in.zero_point;
+  p->out_zp = out.zero_point;
+  QuantizedTypeRange(out.type, &p->lo, &p->hi);
+  // roundf(0 / scale) is 0: the lower bound is the output zero point.
+  if (out.zero_point > p->lo) p->lo = out.zero_point;
+  return Status::kOk;
+}
+
+template <typename T>
+void ReluQuant(const QuantParams& p, const T* x, T* y, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t r =
+        p.out_zp + MultiplyByQuantizedMultiplier(static_cast<int32_t>(x[i]) - p.in_zp, p.mult_a, p.shift_a);
+    y[i] = static_cast<T>(ClampI(r, p.lo, p.hi));
+  }
+}
+
+Status EvalRelu(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
+  const uint32_t n = Count(out);
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = in.As<float>();
+      float* y = out.As<float>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? 0.0f : x[i];
+      break;
+    }
+    case TensorType::INT8: ReluQuant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
+    default: ReluQuant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
+  }
+  return Status::kOk;
+}
+
+// ---- RELU6 ------------------------------------------------------------------------------------
+Status PrepareRelu6(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  QuantParams* p = nullptr;
+  RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
+  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  int32_t tmin = 0, tmax = 0;
+  QuantizedTypeRange(in.type, &tmin, &tmax);
+  // TFLM FloatToQuantizedType: round(6 / scale) + zero_point, clamped to the type.
+  const float q = std::round(6.0f / in.scale);
+  const int64_t six = (q > 2147483647.0f ? INT32_MAX : static_cast<int64_t>(q)) + in.zero_point;
+  p->lo = in.zero_point;
+  p->hi = static_cast<int32_t>(six < tmin ? tmin : (six > tmax ? tmax : six));
+  return Status::kOk;
+}
+
+template <typename T>
+void Relu6Quant(const QuantParams& p, const T* x, T* y, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t v = x[i];
+    y[i] = static_cast<T>(v > p.hi ? p.hi : (v < p.lo ? p.lo : v));
+  }
+}
+
+Status EvalRelu6(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
+  const uint32_t n = Count(out);
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = in.As<float>();
+      float* y = out.As<float>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > 6.0f ? 6.0f : (x[i] < 0.0f ? 0.0f : x[i]);
+      break;
+    }
+    case TensorType::INT8: Relu6Quant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
+    default: Relu6Quant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
+  }
+  return Status::kOk;
+}
+
+// ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
+Status PrepareFloatOnly(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  if (in.type != TensorType::FLOAT32) {
+    return ctx.Fail(Status::kUnsupported, "type %s not supported (float32 only)", TypeName(in.type));
+  }
+  return Status::kOk;
+}
+
+Status EvalLogistic(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const float* x = in.As<float>();
+  float* y = out.As<float>();
+  const uint32_t n = Count(out);
+  const float cutoff_upper = 16.619047164916992188f;
+  const float cutoff_lower = -9.0f;
+  for (uint32_t i = 0; i < n; ++i) {
+    const float v = x[i];
+    y[i] = v > cutoff_upper ? 1.0f : (v < cutoff_lower ? std::exp(v) : 1.0f / (1.0f + std::exp(-v)));
+  }
+  return Status::kOk;
+}
+
+Status EvalTanh(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const float* x = in.As<float>();
+  float* y = out.As<float>();
+  const uint32_t n = Count(out);
+  for (uint32_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+  return Status::kOk;
+}
+
+const KernelRegistration kLeakyRelu{"LEAKY_RELU", &PrepareLeakyRelu, &EvalLeakyRelu};
+const KernelRegistration kRelu{"RELU", &PrepareRelu, &EvalRelu};
+const KernelRegistration kRelu6{"RELU6", &PrepareRelu6, &EvalRelu6};
+const KernelRegistration kLogistic{"LOGISTIC", &PrepareFloatOnly, &EvalLogistic};
+const KernelRegistration kTanh{"TANH", &PrepareFloatOnly, &EvalTanh};
+
+}  // namespace
+
+const KernelRegistration* Register_LEAKY_RELU() { return &kLeakyRelu; }
+const KernelRegistration* Register_LOGISTIC() { return &kLogistic; }
+const KernelRegistration* Register_RELU() { return &kRelu; }
+const KernelRegistration* Register_RELU6() { return &kRelu6; }
+const KernelRegistration* Register_TANH() { return &kTanh; }
+
+}  // namespace arenaplan::rt
