@@ -12,14 +12,9 @@ constexpr int32_t Code(B b) { return static_cast<int32_t>(b); }
 
 const OpResolverEntry kAllOps[] = {
     {Code(B::ADD), nullptr, &Register_ADD},
-    {Code(B::AVERAGE_POOL_2D), nullptr, &Register_AVERAGE_POOL_2D},
-    {Code(B::CONV_2D), nullptr, &Register_CONV_2D},
-    {Code(B::DEPTHWISE_CONV_2D), nullptr, &Register_DEPTHWISE_CONV_2D},
     {Code(B::DEQUANTIZE), nullptr, &Register_DEQUANTIZE},
-    {Code(B::FULLY_CONNECTED), nullptr, &Register_FULLY_CONNECTED},
     {Code(B::LEAKY_RELU), nullptr, &Register_LEAKY_RELU},
     {Code(B::LOGISTIC), nullptr, &Register_LOGISTIC},
-    {Code(B::MAX_POOL_2D), nullptr, &Register_MAX_POOL_2D},
     {Code(B::MUL), nullptr, &Register_MUL},
     {Code(B::PAD), nullptr, &Register_PAD},
     {Code(B::PADV2), nullptr, &Register_PADV2},

@@ -7,14 +7,9 @@
 namespace arenaplan::rt {
 
 const KernelRegistration* Register_ADD();         // kernels/add.cc
-const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
-const KernelRegistration* Register_CONV_2D();     // kernels/conv.cc
-const KernelRegistration* Register_DEPTHWISE_CONV_2D();  // kernels/depthwise_conv.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
-const KernelRegistration* Register_FULLY_CONNECTED();  // kernels/fully_connected.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
 const KernelRegistration* Register_LOGISTIC();    // kernels/activations.cc
-const KernelRegistration* Register_MAX_POOL_2D(); // kernels/pooling.cc
 const KernelRegistration* Register_MUL();         // kernels/mul.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
