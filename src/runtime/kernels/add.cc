@@ -1,5 +1,5 @@
-// ADD for float32 and int8 (with broadcasting), bit-exact with TFLM's reference kernels.
-// int8: both inputs are rescaled to a common scale 2 * max(s1, s2) with 20 bits of headroom,
+// ADD for float32, int8 and int16 (with broadcasting), bit-exact with TFLM's reference kernels.
+// int8/int16: both inputs are rescaled to a common scale 2 * max(s1, s2) with 20 (int16: 15) bits of headroom,
 // summed, then rescaled to the output (TFLM add_common.cc); every multiplier comes from
 // QuantizeMultiplierSmallerThanOneExp.
 #include "runtime/kernels/broadcast.h"
@@ -30,7 +30,7 @@ Status Prepare(KernelContext& ctx) {
     return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s",
                     TypeName(a.type), TypeName(b.type), TypeName(out.type));
   }
-  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
+  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
   }
   void* mem = nullptr;
@@ -53,7 +53,7 @@ Status Prepare(KernelContext& ctx) {
     d->in1_offset = -a.zero_point;
     d->in2_offset = -b.zero_point;
     d->out_offset = out.zero_point;
-    d->left_shift = 20;
+    d->left_shift = out.type == TensorType::INT16 ? 15 : 20;
     const double twice_max = 2.0 * static_cast<double>(a.scale > b.scale ? a.scale : b.scale);
     int s1 = 0, s2 = 0, so = 0;
     QuantizeMultiplierSmallerThanOneExp(static_cast<double>(a.scale) / twice_max, &d->in1_mult, &s1);
@@ -69,6 +69,19 @@ Status Prepare(KernelContext& ctx) {
   }
   ctx.set_op_data(d);
   return Status::kOk;
+}
+
+template <typename T>
+void AddQuantized(const AddData& d, const T* x, const T* y, T* z) {
+  ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+    const int32_t v1 = (d.in1_offset + x[i]) * (1 << d.left_shift);
+    const int32_t v2 = (d.in2_offset + y[j]) * (1 << d.left_shift);
+    const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, d.in1_mult, d.in1_shift);
+    const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, d.in2_mult, d.in2_shift);
+    int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(s1 + s2, d.out_mult, d.out_shift) + d.out_offset;
+    r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
+    z[o] = static_cast<T>(r);
+  });
 }
 
 Status Eval(KernelContext& ctx) {
@@ -87,18 +100,11 @@ Status Eval(KernelContext& ctx) {
     });
     return Status::kOk;
   }
-  const int8_t* x = a.As<int8_t>();
-  const int8_t* y = b.As<int8_t>();
-  int8_t* z = out.As<int8_t>();
-  ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
-    const int32_t v1 = (d->in1_offset + x[i]) * (1 << d->left_shift);
-    const int32_t v2 = (d->in2_offset + y[j]) * (1 << d->left_shift);
-    const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, d->in1_mult, d->in1_shift);
-    const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, d->in2_mult, d->in2_shift);
-    int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(s1 + s2, d->out_mult, d->out_shift) + d->out_offset;
-    r = r < d->act_min ? d->act_min : (r > d->act_max ? d->act_max : r);
-    z[o] = static_cast<int8_t>(r);
-  });
+  if (out.type == TensorType::INT16) {
+    AddQuantized(*d, a.As<int16_t>(), b.As<int16_t>(), out.As<int16_t>());
+  } else {
+    AddQuantized(*d, a.As<int8_t>(), b.As<int8_t>(), out.As<int8_t>());
+  }
   return Status::kOk;
 }
 

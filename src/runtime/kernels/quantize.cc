@@ -1,4 +1,4 @@
-// QUANTIZE (float32 -> int8/uint8/int16/int32, or requantize between int8/uint8/int16 types) and
+// QUANTIZE (float32 -> int8/uint8/int16/int32, or requantize from int8/uint8/int16/int32) and
 // DEQUANTIZE (int8/uint8/int16 -> float32), bit-exact with TFLM's reference kernels:
 //   quantize:   q = clamp(zp + (int32)round(x / scale))      (float division, roundf)
 //   requantize: q = clamp(MultiplyByQuantizedMultiplier(x - zp_in, M, s) + zp_out),
@@ -32,7 +32,7 @@ Status PrepareQuantize(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const bool from_float = in.type == TensorType::FLOAT32;
-  if (!from_float && !IsQuantType(in.type)) {
+  if (!from_float && !IsQuantType(in.type) && in.type != TensorType::INT32) {
     return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   if (!IsQuantType(out.type) && out.type != TensorType::INT32) {
@@ -97,7 +97,9 @@ Status EvalQuantize(KernelContext& ctx) {
     return Status::kOk;
   }
   for (uint32_t i = 0; i < n; ++i) {
-    const int32_t v = MultiplyByQuantizedMultiplier(LoadInt(in, i) - d->in_zero_point, d->multiplier, d->shift);
+    // Wrapping subtraction, as TFLM's int32 arithmetic does on every target we know.
+    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(LoadInt(in, i)) - static_cast<uint32_t>(d->in_zero_point));
+    const int32_t v = MultiplyByQuantizedMultiplier(x, d->multiplier, d->shift);
     StoreInt(out, i, Clamp(static_cast<int64_t>(v) + d->out_zero_point, d->out_min, d->out_max));
   }
   return Status::kOk;
