@@ -90,7 +90,8 @@ uint64_t TailBytes(const ArenaSize& size, const std::string& name) {
   return 0;
 }
 
-Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target, const std::string& planner) {
+Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target, const std::string& planner,
+                                   bool use_offline_plan) {
   ArenaSize r;
   r.target = target.name;
   r.planner = planner;
@@ -137,6 +138,7 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   lifetime::Options lopt;
   lopt.alignment = target.buffer_alignment;
   lopt.scratch = *scratch;
+  lopt.use_offline_plan = use_offline_plan;
   auto lifetimes = lifetime::ComputeLifetimes(model, lopt);
   if (!lifetimes.ok()) {
     r.error = lifetimes.status().message();
@@ -204,7 +206,7 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   size_t global = 0;
   for (const model::Subgraph& sg : model.subgraphs) {
     for (const model::Tensor& t : sg.tensors) {
-      const bool offline = model.offline_plan && global < model.offline_plan->offsets.size() &&
+      const bool offline = use_offline_plan && model.offline_plan && global < model.offline_plan->offsets.size() &&
                            model.offline_plan->offsets[global] != -1;
       if (t.is_variable && !offline && t.bytes && *t.bytes > 0) {
         tail.Alloc(*t.bytes, target.buffer_alignment, kTailVariables);

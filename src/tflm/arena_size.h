@@ -71,8 +71,9 @@ Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model
 // `planner` names a plan/planner.h registry entry ("tflm-greedy" is what TFLM itself does).
 // Unsupported models give ArenaSize{supported=false, error}; with allocates=true the figures are
 // still valid (the failure is at Invoke). Errors: malformed model, an op the kernel table lacks.
+// use_offline_plan=false sizes the model as if it carried no OfflineMemoryAllocation.
 Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target,
-                                   const std::string& planner = "tflm-greedy");
+                                   const std::string& planner = "tflm-greedy", bool use_offline_plan = true);
 
 // The per-category bytes of `size` under `name` (0 when absent).
 uint64_t TailBytes(const ArenaSize& size, const std::string& name);

@@ -1,0 +1,145 @@
+#include "tflm/export.h"
+
+#include <cctype>
+#include <sstream>
+
+#include "lifetime/lifetimes.h"
+#include "model/offline_plan.h"
+#include "model/writer.h"
+#include "plan/planner.h"
+#include "plan/verify.h"
+#include "tflm/sha256.h"
+
+namespace arenaplan::tflm {
+namespace {
+
+Result<lifetime::Lifetimes> LifetimesWithScratch(const model::Model& m, const Target& target, bool use_offline) {
+  auto scratch = ScratchRequests(m, target);
+  if (!scratch.ok()) return scratch.status();
+  lifetime::Options opt;
+  opt.alignment = target.buffer_alignment;
+  opt.scratch = *scratch;
+  opt.use_offline_plan = use_offline;
+  return lifetime::ComputeLifetimes(m, opt);
+}
+
+// Plans, verifies and turns the plan into one offset per tensor (variables and unplanned: -1).
+Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::Lifetimes& lt,
+                                         const std::string& planner, uint64_t& height) {
+  const plan::PlannerEntry* entry = plan::FindPlanner(planner);
+  if (entry == nullptr) return InvalidArgument("unknown planner '" + planner + "'");
+  const plan::Problem problem = lifetime::ToProblem(lt, 16);
+  auto planned = entry->run(problem, plan::PlannerOptions{});
+  if (!planned.ok()) return planned.status();
+  const plan::VerifyReport report = plan::VerifyPlan(problem, planned->plan);
+  if (!report.ok()) {
+    return Internal("planner '" + planner + "' produced an invalid plan: " + report.errors.front().message);
+  }
+  std::vector<size_t> base;
+  size_t total = 0;
+  for (const model::Subgraph& sg : m.subgraphs) {
+    base.push_back(total);
+    total += sg.tensors.size();
+  }
+  std::vector<int32_t> offsets(total, -1);
+  for (size_t b = 0; b < lt.buffers.size(); ++b) {
+    const lifetime::BufferLifetime& buf = lt.buffers[b];
+    if (buf.tensor < 0) continue;  // scratch stays online in TFLM
+    const int64_t off = planned->plan.offsets[b];
+    if (off > INT32_MAX) return InvalidArgument(buf.id + ": offset " + std::to_string(off) + " does not fit int32");
+    offsets[base[static_cast<size_t>(buf.subgraph)] + static_cast<size_t>(buf.tensor)] = static_cast<int32_t>(off);
+  }
+  height = static_cast<uint64_t>(planned->plan.height);
+  return offsets;
+}
+
+std::string Identifier(const std::string& s) {
+  std::string out;
+  for (char c : s) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "m_" + out;
+  return out;
+}
+
+}  // namespace
+
+Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
+                                       const std::string& planner) {
+  ExportResult r;
+  r.input_sha256 = Sha256Hex(bytes, size);
+  auto m = model::ReadModel(bytes, size);
+  if (!m.ok()) return m.status();
+  if (model::FindOfflinePlanMetadata(*m)) {
+    const Status valid = model::ValidateOfflinePlan(*m);
+    if (!valid.ok()) {
+      r.warnings.push_back("the model's existing OfflineMemoryAllocation is invalid (" + valid.message() +
+                           "); it is replaced");
+    } else {
+      r.warnings.push_back("the model's existing OfflineMemoryAllocation is replaced");
+    }
+  }
+  // TFLM must be able to run the model at all; the input is sized ignoring any old plan.
+  auto original = ComputeArenaSize(*m, target, "tflm-greedy", /*use_offline_plan=*/false);
+  if (!original.ok()) return original.status();
+  if (!original->allocates) return Unsupported("TFLM cannot allocate this model: " + original->error);
+  r.original_head_bytes = original->head_bytes;
+
+  auto lt = LifetimesWithScratch(*m, target, /*use_offline=*/false);
+  if (!lt.ok()) return lt.status();
+  // The chosen planner first; if TFLM's online scratch placement around the fixed tensors would
+  // not land on the planned head, fall back to tflm-greedy (which TFLM reproduces by definition).
+  for (const std::string& p : {planner, std::string("tflm-greedy")}) {
+    uint64_t height = 0;
+    auto offsets = PlanOffsets(*m, *lt, p, height);
+    if (!offsets.ok()) return offsets.status();
+    auto copy = model::WriteModelCopyWithMetadata(bytes, size, std::string(model::kOfflinePlanMetadataName),
+                                                  model::EncodeOfflinePlan(*offsets));
+    if (!copy.ok()) return copy.status();
+    auto reread = model::ReadModel(copy->data(), copy->size());
+    if (!reread.ok()) return Internal("exported model does not read back: " + reread.status().message());
+    ARENAPLAN_RETURN_IF_ERROR(model::ValidateOfflinePlan(*reread));
+    auto sized = ComputeArenaSize(*reread, target, "tflm-greedy");
+    if (!sized.ok()) return sized.status();
+    if (sized->allocates && sized->head_bytes == height) {
+      r.model_bytes = std::move(*copy);
+      r.offsets = std::move(*offsets);
+      r.planner = p;
+      r.planned_head_bytes = height;
+      r.size = std::move(*sized);
+      // Keep the model valid for the reader: the bytes moved, so nothing else may point into *copy.
+      return r;
+    }
+    r.warnings.push_back("planner '" + p + "': TFLM would place the online scratch buffers higher (head " +
+                         std::to_string(sized->head_bytes) + " instead of " + std::to_string(height) +
+                         "); falling back to tflm-greedy");
+  }
+  return Internal("the exported plan does not reproduce under TFLM's greedy planner");
+}
+
+std::string RenderCHeader(const ExportResult& r, const std::string& model_name, const std::string& symbol) {
+  const std::string id = Identifier(symbol);
+  std::string upper;
+  for (char c : id) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  std::ostringstream o;
+  o << "// Generated by arenaplan export. Do not edit.\n"
+    << "// model:   " << model_name << "\n"
+    << "// sha256:  " << r.input_sha256 << " (the input model)\n"
+    << "// target:  " << r.size.target << "\n"
+    << "// planner: " << r.planner << " (head " << r.planned_head_bytes << " bytes; TFLM's own plan: "
+    << r.original_head_bytes << ")\n"
+    << "// Offsets are bytes from the 16-aligned arena start; -1 = planned by TFLM / never planned.\n"
+    << "#ifndef " << upper << "_ARENA_H_\n#define " << upper << "_ARENA_H_\n\n"
+    << "#include <stddef.h>\n#include <stdint.h>\n\n"
+    << "// Smallest arena for which AllocateTensors and Invoke succeed with the exported model.\n"
+    << "#define " << upper << "_TENSOR_ARENA_SIZE " << r.size.min_arena_bytes << "u\n"
+    << "#define " << upper << "_HEAD_BYTES " << r.size.head_bytes << "u\n"
+    << "#define " << upper << "_TAIL_BYTES " << r.size.tail_bytes << "u\n"
+    << "#define " << upper << "_TENSOR_COUNT " << r.offsets.size() << "u\n\n"
+    << "static const int32_t " << id << "_tensor_offsets[" << (r.offsets.empty() ? 1 : r.offsets.size())
+    << "] = {";
+  for (size_t i = 0; i < r.offsets.size(); ++i) o << (i % 12 == 0 ? "\n    " : " ") << r.offsets[i] << ",";
+  if (r.offsets.empty()) o << "-1";
+  o << "\n};\n\n#endif  // " << upper << "_ARENA_H_\n";
+  return o.str();
+}
+
+}  // namespace arenaplan::tflm

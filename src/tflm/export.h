@@ -1,0 +1,40 @@
+// Offline-plan export: plan tensors + kernel scratch together with any planner, verify the plan,
+// write the tensor offsets as OfflineMemoryAllocation metadata (docs/tflm-arena.md §6) into a copy
+// of the model, and prove on the re-read copy that TFLM's greedy planner (offline buffers fixed,
+// scratch placed online) lands exactly on the planned head. Scratch buffers stay online in TFLM,
+// so the plan leaves their room. Variable tensors keep -1 (TFLM would move an offset-carrying
+// variable into the head, where its state would not survive between invocations).
+// Also renders a self-contained C header for firmware. O(planner + model size).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tflm/arena_size.h"
+#include "tflm/target.h"
+#include "util/result.h"
+
+namespace arenaplan::tflm {
+
+struct ExportResult {
+  std::vector<uint8_t> model_bytes;  // the new .tflite
+  std::vector<int32_t> offsets;      // one per tensor over all subgraphs; -1 = TFLM plans / never plans it
+  std::string planner;               // the planner whose plan was written
+  uint64_t planned_head_bytes = 0;   // height of the verified tensors + scratch plan
+  ArenaSize size;                    // ComputeArenaSize of the exported copy (tflm-greedy, as TFLM runs it)
+  uint64_t original_head_bytes = 0;  // TFLM's head for the input model
+  std::vector<std::string> warnings;
+  std::string input_sha256;
+};
+
+// Fails when the model cannot be read, TFLM cannot run it, the plan does not verify, or the
+// exported copy does not reproduce the planned head.
+Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
+                                       const std::string& planner);
+
+// The C header: arena size (smallest working arena), head size, the per-tensor offset table and a
+// comment naming model sha256, target and planner. `symbol` prefixes every name (a C identifier).
+std::string RenderCHeader(const ExportResult& result, const std::string& model_name, const std::string& symbol);
+
+}  // namespace arenaplan::tflm
