@@ -4,7 +4,8 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "model/model.h"
-#include "model/static_checks.h"
+#include "model/offline_plan.h"
+#include "model/static_problems.h"
 #include "report/inspect_report.h"
 
 namespace arenaplan::cli {
