@@ -2,6 +2,8 @@
 
 #include "plan/lower_bound.h"
 #include "plan/verify.h"
+#include "tflm/arena_size.h"
+#include "tflm/target.h"
 
 namespace arenaplan::cli {
 
@@ -45,8 +47,11 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   lifetime::Options options;
   options.alignment = args.alignment;
   if (!args.target.empty()) {
-    // TODO(lead): wire tflm scratch requests once src/tflm lands.
-    return Unsupported("--target is not available yet");
+    auto target = tflm::FindTarget(args.target);
+    if (!target.ok()) return target.status();
+    auto scratch = tflm::ScratchRequests(m, **target);
+    if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
+    options.scratch = std::move(scratch).value();
   }
   auto lifetimes = lifetime::ComputeLifetimes(m, options);
   if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
