@@ -1,0 +1,127 @@
+// The runtime never touches the heap: in this binary malloc/calloc/realloc and operator new abort
+// while a guard is up, and every corpus model that the runtime supports is constructed, allocated
+// and invoked under the guard (model bytes, arena, inputs and golden outputs are loaded before).
+// Sanitizer builds replace malloc themselves, so there the interposition is left out.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "golden_testutil.h"
+#include "runtime/interpreter.h"
+#include "support/shared_dir.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENAPLAN_NO_MALLOC_HOOK 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENAPLAN_NO_MALLOC_HOOK 1
+#endif
+#endif
+
+namespace {
+std::atomic<bool> g_heap_forbidden{false};
+void Forbidden(const char* what) {
+  static const char kMsg[] = "heap use while forbidden: ";
+  fwrite(kMsg, 1, sizeof(kMsg) - 1, stderr);
+  fwrite(what, 1, strlen(what), stderr);
+  fwrite("\n", 1, 1, stderr);
+  abort();
+}
+}  // namespace
+
+#ifndef ARENAPLAN_NO_MALLOC_HOOK
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void* malloc(size_t n) {
+  if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("malloc");
+  return __libc_malloc(n);
+}
+void* calloc(size_t n, size_t m) {
+  if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("calloc");
+  return __libc_calloc(n, m);
+}
+void* realloc(void* p, size_t n) {
+  if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("realloc");
+  return __libc_realloc(p, n);
+}
+}
+#endif
+
+void* operator new(size_t n) {
+  if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("operator new");
+  void* p = std::malloc(n ? n : 1);
+  if (p == nullptr) std::abort();
+  return p;
+}
+void* operator new[](size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace arenaplan::testing {
+namespace {
+
+struct HeapGuard {
+  HeapGuard() { g_heap_forbidden = true; }
+  ~HeapGuard() { g_heap_forbidden = false; }
+};
+
+TEST(NoHeapTest, GuardCatchesAllocation) {
+  EXPECT_DEATH(
+      {
+        HeapGuard guard;
+        volatile void* p = std::malloc(16);
+        (void)p;
+      },
+      "heap use while forbidden");
+}
+
+TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
+  REQUIRE_SHARED();
+  uint32_t ran = 0;
+  for (const GoldenModel& m : GoldenIoModels()) {
+    std::vector<uint8_t> bytes = ReadFileBytes(ModelPath(m));
+    // Pre-run with the heap allowed, to learn whether the runtime supports the model at all.
+    auto probe = MakeRun(bytes, 64u << 20);
+    if (probe->interp->AllocateTensors() != rt::Status::kOk) continue;
+    const uint32_t arena_bytes = probe->interp->memory_record().min_arena_bytes;
+    std::vector<std::vector<uint8_t>> inputs, golden;
+    for (uint32_t k = 0; k < probe->interp->inputs_size(); ++k) inputs.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
+    for (uint32_t k = 0; k < probe->interp->outputs_size(); ++k) golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
+    std::vector<uint8_t> storage(arena_bytes + 16);
+    uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+    rt::Status alloc = rt::Status::kOk, invoke = rt::Status::kOk;
+    bool same = true;
+    {
+      HeapGuard guard;
+      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena, arena_bytes);
+      alloc = interp.AllocateTensors();
+      if (alloc == rt::Status::kOk) {
+        for (uint32_t k = 0; k < interp.inputs_size() && k < inputs.size(); ++k) {
+          std::memcpy(interp.input(k).data, inputs[k].data(), std::min<size_t>(inputs[k].size(), interp.input(k).bytes));
+        }
+        invoke = interp.Invoke();
+        for (uint32_t k = 0; k < interp.outputs_size() && k < golden.size(); ++k) {
+          const rt::TensorView o = interp.output(k);
+          same = same && o.bytes == golden[k].size() && std::memcmp(o.data, golden[k].data(), o.bytes) == 0;
+        }
+      }
+    }
+    EXPECT_EQ(alloc, rt::Status::kOk) << m.model;
+    EXPECT_EQ(invoke, rt::Status::kOk) << m.model;
+    (void)same;  // bit-exactness is the job of runtime_corpus_test (it allows 1e-6 for libm ops)
+    ++ran;
+  }
+  std::printf("ran %u models with the heap forbidden\n", ran);
+  EXPECT_GT(ran, 0u);
+}
+
+}  // namespace
+}  // namespace arenaplan::testing
