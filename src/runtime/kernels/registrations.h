@@ -7,20 +7,30 @@
 namespace arenaplan::rt {
 
 const KernelRegistration* Register_ADD();         // kernels/add.cc
+const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
+const KernelRegistration* Register_CONV_2D();     // kernels/conv.cc
+const KernelRegistration* Register_DEPTHWISE_CONV_2D();  // kernels/depthwise_conv.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
+const KernelRegistration* Register_FULLY_CONNECTED();  // kernels/fully_connected.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
 const KernelRegistration* Register_LOGISTIC();    // kernels/activations.cc
+const KernelRegistration* Register_MAX_POOL_2D(); // kernels/pooling.cc
+const KernelRegistration* Register_MEAN();        // kernels/reduce.cc
 const KernelRegistration* Register_MUL();         // kernels/mul.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
 const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
+const KernelRegistration* Register_REDUCE_MAX();  // kernels/reduce.cc
 const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
+const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
 const KernelRegistration* Register_STRIDED_SLICE();  // kernels/strided_slice.cc
 const KernelRegistration* Register_SUB();         // kernels/sub.cc
+const KernelRegistration* Register_SUM();         // kernels/reduce.cc
 const KernelRegistration* Register_SVDF();         // kernels/svdf.cc
 const KernelRegistration* Register_TANH();        // kernels/activations.cc
+const KernelRegistration* Register_TRANSPOSE_CONV();  // kernels/transpose_conv.cc
 const KernelRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();  // kernels/lstm.cc
 
 }  // namespace arenaplan::rt

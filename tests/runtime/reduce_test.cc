@@ -1,0 +1,133 @@
+// MEAN / SUM / REDUCE_MAX kernels: hand-computed float means over each axis, TFLM's integer
+// special case (same quantization: truncating int32 division) and the requantizing path with the
+// 1/count multiplier folded in.
+#include <gtest/gtest.h>
+
+#include "kernel_a_testutil.h"
+#include "runtime/kernels/registrations.h"
+
+namespace arenaplan::testing {
+namespace {
+
+using rt::MakeView;
+using rt::Status;
+using rt::TensorType;
+using rt::TensorView;
+
+std::unique_ptr<OpHolder> ReducerOp(bool keep_dims) {
+  return MakeOp(tfl::BuiltinOptions::ReducerOptions,
+                [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateReducerOptions(fbb, keep_dims); });
+}
+
+TEST(ReduceKernel, MeanFloatEachAxis) {
+  float in[6] = {1, 2, 3, 4, 5, 6};
+  int32_t in_dims[2] = {2, 3};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2);
+  int32_t axis1[1] = {1}, axis_dims[1] = {1};
+  TensorView va = MakeView(axis1, TensorType::INT32, axis_dims, 1);
+  float out2[2] = {};
+  int32_t out2_dims[1] = {2};
+  TensorView vo = MakeView(out2, TensorType::FLOAT32, out2_dims, 1);
+  auto op = ReducerOp(false);
+  auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out2[0], 2.0f);
+  EXPECT_EQ(out2[1], 5.0f);
+  int32_t axis0[1] = {-2};  // negative axes count from the back
+  va.data = axis0;
+  float out3[3] = {};
+  int32_t out3_dims[2] = {1, 3};
+  TensorView vo3 = MakeView(out3, TensorType::FLOAT32, out3_dims, 2);
+  auto keep = ReducerOp(true);
+  r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo3}, keep->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out3[0], 2.5f);
+  EXPECT_EQ(out3[1], 3.5f);
+  EXPECT_EQ(out3[2], 4.5f);
+}
+
+TEST(ReduceKernel, MeanFloatAllAxesWithDuplicate) {
+  float in[4] = {1, 2, 3, 5};
+  int32_t in_dims[2] = {2, 2};
+  int32_t axes[3] = {0, 1, -1}, axis_dims[1] = {3};
+  float out[1] = {};
+  int32_t out_dims[2] = {1, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2), va = MakeView(axes, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 2);
+  auto op = ReducerOp(true);
+  auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out[0], 2.75f);
+}
+
+TEST(ReduceKernel, MeanInt8SameQuantizationTruncates) {
+  int8_t in[4] = {-3, -2, 4, 5};
+  int32_t in_dims[2] = {2, 2}, axis[1] = {1}, axis_dims[1] = {1};
+  int8_t out[2] = {};
+  int32_t out_dims[1] = {2};
+  TensorView vi = MakeView(in, TensorType::INT8, in_dims, 2, 0.5f, 3);
+  TensorView va = MakeView(axis, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT8, out_dims, 1, 0.5f, 3);
+  auto op = ReducerOp(false);
+  auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out[0], -2);  // -5 / 2 truncates toward zero
+  EXPECT_EQ(out[1], 4);   // 9 / 2
+}
+
+TEST(ReduceKernel, MeanInt8Requantizes) {
+  // in scale 1 zp 0 -> out scale 0.5 zp 1: out = 2 * mean + 1.
+  int8_t in[4] = {1, 2, -3, -4};
+  int32_t in_dims[2] = {2, 2}, axis[1] = {1}, axis_dims[1] = {1};
+  int8_t out[2] = {};
+  int32_t out_dims[1] = {2};
+  TensorView vi = MakeView(in, TensorType::INT8, in_dims, 2, 1.0f, 0);
+  TensorView va = MakeView(axis, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT8, out_dims, 1, 0.5f, 1);
+  auto op = ReducerOp(false);
+  auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out[0], 4);   // 2 * 1.5 + 1
+  EXPECT_EQ(out[1], -6);  // 2 * -3.5 + 1
+}
+
+TEST(ReduceKernel, SumFloatAndMaxInt8) {
+  float in[6] = {1, 2, 3, 4, 5, 6};
+  int32_t in_dims[2] = {2, 3}, axis[1] = {0}, axis_dims[1] = {1};
+  float out[3] = {};
+  int32_t out_dims[1] = {3};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2), va = MakeView(axis, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
+  auto op = ReducerOp(false);
+  auto r = RunKernel(rt::Register_SUM(), {&vi, &va}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(out[0], 5.0f);
+  EXPECT_EQ(out[1], 7.0f);
+  EXPECT_EQ(out[2], 9.0f);
+  int8_t q[6] = {-5, 7, -128, -1, -2, -3};
+  int8_t qout[3] = {};
+  TensorView vq = MakeView(q, TensorType::INT8, in_dims, 2, 1.0f, 0);
+  TensorView vqo = MakeView(qout, TensorType::INT8, out_dims, 1, 1.0f, 0);
+  r = RunKernel(rt::Register_REDUCE_MAX(), {&vq, &va}, {&vqo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  EXPECT_EQ(qout[0], -1);
+  EXPECT_EQ(qout[1], 7);
+  EXPECT_EQ(qout[2], -3);
+}
+
+TEST(ReduceKernel, RejectsBadAxisAndOutputSize) {
+  float in[6] = {};
+  int32_t in_dims[2] = {2, 3}, axis[1] = {2}, axis_dims[1] = {1};
+  float out[3] = {};
+  int32_t out_dims[1] = {3};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2), va = MakeView(axis, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
+  auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo});
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  axis[0] = 1;  // reduces to 2 elements, output has 3
+  r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo});
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+}
+
+}  // namespace
+}  // namespace arenaplan::testing
