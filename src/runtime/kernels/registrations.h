@@ -24,6 +24,15 @@ const KernelRegistration* Register_REDUCE_MAX();  // kernels/reduce.cc
 const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
+const KernelRegistration* Register_SIGNAL_ENERGY();  // kernels/signal_energy.cc
+const KernelRegistration* Register_SIGNAL_FFT_AUTO_SCALE();  // kernels/signal_fft.cc
+const KernelRegistration* Register_SIGNAL_FILTER_BANK();  // kernels/signal_filter_bank.cc
+const KernelRegistration* Register_SIGNAL_FILTER_BANK_LOG();  // kernels/signal_filter_bank.cc
+const KernelRegistration* Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION();  // kernels/signal_spectral_subtraction.cc
+const KernelRegistration* Register_SIGNAL_FILTER_BANK_SQUARE_ROOT();  // kernels/signal_filter_bank.cc
+const KernelRegistration* Register_SIGNAL_PCAN();  // kernels/signal_pcan.cc
+const KernelRegistration* Register_SIGNAL_RFFT();  // kernels/signal_fft.cc
+const KernelRegistration* Register_SIGNAL_WINDOW();  // kernels/signal_window.cc
 const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
 const KernelRegistration* Register_STRIDED_SLICE();  // kernels/strided_slice.cc
 const KernelRegistration* Register_SUB();         // kernels/sub.cc
