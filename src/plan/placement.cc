@@ -6,11 +6,6 @@
 namespace arenaplan::plan {
 namespace {
 
-struct Span {
-  Offset offset;
-  Offset end;
-};
-
 Offset FirstFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
   Offset cand = 0;
   for (const Span& s : placed) {
@@ -55,21 +50,18 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
   for (size_t i = 0; i < bufs.size(); ++i) {
     if (!bufs[i].fixed()) continue;
     plan.offsets[i] = bufs[i].fixed_offset;
-    index->Insert(i);
+    index->Insert(i, plan.offsets[i]);
   }
-  std::vector<uint32_t> neighbours;
   std::vector<Span> placed;
   for (uint32_t i : order) {
-    neighbours.clear();
-    index->Overlapping(i, &neighbours);
     placed.clear();
-    for (uint32_t j : neighbours) placed.push_back({plan.offsets[j], plan.offsets[j] + bufs[j].size});
-    // Equal offsets may come in any order: neither walk depends on it.
+    index->Occupied(i, &placed);
+    // Both walks only see the union of these ranges, so equal offsets may come in any order.
     std::sort(placed.begin(), placed.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; });
     const Buffer& b = bufs[i];
     plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFit(placed, b.size, b.alignment)
                                                  : BestFit(placed, b.size, b.alignment);
-    index->Insert(i);
+    index->Insert(i, plan.offsets[i]);
   }
   plan.height = PlanHeight(problem, plan.offsets);
   return plan;

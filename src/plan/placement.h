@@ -6,9 +6,10 @@
 //              move the candidate to that neighbour's end. Lowest fitting position.
 //   kBestFit:  the smallest free gap between merged neighbours that fits (ties: lowest), else
 //              just above the highest neighbour.
-// Candidates are rounded up to the buffer's alignment. Cost per buffer O(log T + k log k) for k
-// time-overlapping placed buffers (TimeIndex query + sort), so O(n log n)-ish when lifetimes are
-// short and O(n^2 log n) only when everything is alive at once.
+// Both walks depend only on the union of the neighbours' byte ranges (a walk stops at the first /
+// smallest hole of that union), so they run over TimeIndex's merged ranges instead of over every
+// neighbour; TFLM's offsets come out unchanged. Candidates are rounded up to the buffer's
+// alignment. Cost per buffer O(log T * m + r log r) for r ranges returned (TimeIndex).
 #pragma once
 
 #include <cstdint>

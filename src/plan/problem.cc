@@ -1,13 +1,20 @@
 #include "plan/problem.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace arenaplan::plan {
 
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets) {
   Bytes height = 0;
   for (size_t i = 0; i < problem.buffers.size() && i < offsets.size(); ++i) {
-    height = std::max(height, offsets[i] + problem.buffers[i].size);
+    // Saturating, so that unchecked plans (verifier input) cannot overflow.
+    const Offset o = offsets[i];
+    const Bytes size = problem.buffers[i].size;
+    const Offset end = size > 0 && o > std::numeric_limits<Offset>::max() - size ? std::numeric_limits<Offset>::max()
+                       : size < 0 && o < std::numeric_limits<Offset>::min() - size ? std::numeric_limits<Offset>::min()
+                                                                                   : o + size;
+    height = std::max(height, end);
   }
   return height;
 }
@@ -31,22 +38,22 @@ Status ValidateProblem(const Problem& problem) {
   Bytes max_fixed_end = 0;
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const Buffer& b = problem.buffers[i];
-    const std::string name = DescribeBuffer(problem, i);
-    if (b.size <= 0) return InvalidArgument(name + ": size must be > 0");
-    if (b.first > b.last) return InvalidArgument(name + ": first step is after last step");
-    if (b.alignment <= 0) return InvalidArgument(name + ": alignment must be > 0");
-    if (b.fixed_offset < kUnfixed) return InvalidArgument(name + ": negative fixed offset");
+    const auto name = [&] { return DescribeBuffer(problem, i); };
+    if (b.size <= 0) return InvalidArgument(name() + ": size must be > 0");
+    if (b.first > b.last) return InvalidArgument(name() + ": first step is after last step");
+    if (b.alignment <= 0) return InvalidArgument(name() + ": alignment must be > 0");
+    if (b.fixed_offset < kUnfixed) return InvalidArgument(name() + ": negative fixed offset");
     if (b.size > kMaxTotalBytes || b.alignment > kMaxTotalBytes ||
         b.size + b.alignment - 1 > kMaxTotalBytes - total) {
-      return InvalidArgument(name + ": total bytes exceed " + std::to_string(kMaxTotalBytes));
+      return InvalidArgument(name() + ": total bytes exceed " + std::to_string(kMaxTotalBytes));
     }
     total += b.size + b.alignment - 1;
     if (b.fixed()) {
       if (b.fixed_offset % b.alignment != 0) {
-        return InvalidArgument(name + ": fixed offset is not a multiple of the alignment");
+        return InvalidArgument(name() + ": fixed offset is not a multiple of the alignment");
       }
       if (b.fixed_offset > kMaxTotalBytes - b.size) {
-        return InvalidArgument(name + ": fixed offset + size exceeds " + std::to_string(kMaxTotalBytes));
+        return InvalidArgument(name() + ": fixed offset + size exceeds " + std::to_string(kMaxTotalBytes));
       }
       max_fixed_end = std::max(max_fixed_end, b.fixed_offset + b.size);
     }

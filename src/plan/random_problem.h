@@ -1,0 +1,25 @@
+// Seeded synthetic problems for property tests, fuzzing and benchmarks (same seed, same problem
+// on the same standard library).
+//   kAdversarial: small problems full of edge cases — equal sizes, one-step and full-length
+//                 lifetimes, alignments, fixed buffers (some deliberately on top of each other).
+//   kTrace:       large inference-like traces — mostly short lifetimes walking forward in time,
+//                 a few long-lived buffers, log-uniform 16-byte-rounded sizes, no fixed buffers.
+#pragma once
+
+#include <cstdint>
+
+#include "plan/problem.h"
+
+namespace arenaplan::plan {
+
+enum class RandomStyle { kAdversarial, kTrace };
+
+struct RandomProblemOptions {
+  RandomStyle style = RandomStyle::kAdversarial;
+  size_t buffers = 20;  // kAdversarial: upper bound (the count itself is random, >= 1)
+  uint64_t seed = 0;
+};
+
+Problem RandomProblem(const RandomProblemOptions& options);
+
+}  // namespace arenaplan::plan

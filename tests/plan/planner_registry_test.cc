@@ -1,0 +1,58 @@
+#include <gtest/gtest.h>
+
+#include "plan/best.h"
+#include "plan/plan_testutil.h"
+#include "plan/planner.h"
+#include "plan/verify.h"
+
+namespace arenaplan::plan {
+namespace {
+using testing::MakeProblem;
+
+TEST(Registry, KnowsTheHeuristicsAndBest) {
+  for (const char* name : {"linear", "tflm-greedy", "best-fit", "best"}) {
+    const PlannerEntry* p = FindPlanner(name);
+    ASSERT_NE(p, nullptr) << name;
+    EXPECT_EQ(p->name, name);
+    EXPECT_FALSE(p->description.empty());
+  }
+  EXPECT_EQ(FindPlanner("no-such-planner"), nullptr);
+  EXPECT_EQ(Planners().back().name, "best");
+}
+
+TEST(Best, KeepsTheLowestAndNamesTheWinner) {
+  // Medium vector: linear 150, tflm-greedy 90, best-fit <= 90 (bound 80).
+  const Problem p = MakeProblem({{10, 0, 1}, {20, 1, 2}, {30, 2, 3}, {40, 3, 4}, {50, 0, 1}});
+  Result<PlanResult> r = PlanBest(p, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
+  EXPECT_NE(r->planner, "linear");
+  EXPECT_NE(r->planner, "best");
+  for (const PlannerEntry& e : Planners()) {
+    if (e.name == "best") continue;
+    Result<PlanResult> other = e.run(p, {});
+    ASSERT_TRUE(other.ok()) << e.name;
+    EXPECT_LE(r->plan.height, other->plan.height) << e.name;
+  }
+  EXPECT_EQ(r->lower_bound >= 80, true);
+}
+
+TEST(Best, TiesGoToTheEarlierPlanner) {
+  // Nothing overlaps in time: every planner but linear reaches 16; linear stacks them (32).
+  const Problem p = MakeProblem({{16, 0, 0}, {16, 1, 1}});
+  Result<PlanResult> r = PlanBest(p, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->plan.height, 16);
+  EXPECT_EQ(r->planner, "tflm-greedy");
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+}
+
+TEST(Best, InvalidProblemIsAnError) {
+  Result<PlanResult> r = PlanBest(MakeProblem({{16, 2, 1}}), {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("buffer 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace arenaplan::plan
