@@ -191,7 +191,8 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
     case TypeRule::kCastInput: {
       if (in0 == nullptr) return {};
       const TensorType t = in0->type;
-      if (t == TensorType::kInt8 || t == TensorType::kInt16 || t == TensorType::kInt32 || t == TensorType::kFloat32) {
+      if (t == TensorType::kInt8 || t == TensorType::kInt16 || t == TensorType::kInt32 || t == TensorType::kUInt32 ||
+          t == TensorType::kInt64 || t == TensorType::kFloat32) {
         return {};
       }
       return {"Input type " + type_name(in0) + " (" + std::to_string(static_cast<int>(t)) +

@@ -39,7 +39,7 @@ enum class TypeRule : uint8_t {
   kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
   kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
   kFillConstantDims,  // Prepare: the dims input must be constant
-  kCastInput,         // Invoke: input int8, int16, int32, float32 (uint8 fails)
+  kCastInput,         // Invoke: input int8, int16, int32, uint32, int64, float32 (uint8 fails)
   kFloorModFloat,     // Invoke: float32 only
 };
 
