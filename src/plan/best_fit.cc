@@ -15,27 +15,27 @@ namespace {
 struct Keys {
   std::vector<Bytes> size;
   std::vector<Step> first;
-  std::vector<__int128> length;   // last - first + 1 (may exceed int64 for extreme steps)
-  std::vector<__int128> area;     // size * length
-  std::vector<__int128> breadth;  // max live bytes over the buffer's lifetime
+  std::vector<double> length;    // last - first + 1 (double: steps may span the whole int64 range)
+  std::vector<double> area;      // size * length
+  std::vector<Bytes> breadth;    // max live bytes over the buffer's lifetime (validated: fits)
 };
 
 // Live bytes per distinct step (all buffers, fixed included), then a range max per buffer via a
 // sparse table: O(n log n).
-std::vector<__int128> Breadth(const Problem& problem) {
+std::vector<Bytes> Breadth(const Problem& problem) {
   const auto& bufs = problem.buffers;
   std::vector<Step> steps;
   for (const Buffer& b : bufs) steps.push_back(b.first), steps.push_back(b.last);
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
   auto rank = [&](Step s) { return std::lower_bound(steps.begin(), steps.end(), s) - steps.begin(); };
-  std::vector<__int128> delta(steps.size() + 1, 0);
+  std::vector<Bytes> delta(steps.size() + 1, 0);
   for (const Buffer& b : bufs) {
     delta[rank(b.first)] += b.size;
     delta[rank(b.last) + 1] -= b.size;
   }
-  std::vector<std::vector<__int128>> table(1, std::vector<__int128>(steps.size()));
-  __int128 live = 0;
+  std::vector<std::vector<Bytes>> table(1, std::vector<Bytes>(steps.size()));
+  Bytes live = 0;
   for (size_t s = 0; s < steps.size(); ++s) table[0][s] = live += delta[s];
   for (size_t w = 1; (size_t{2} << (w - 1)) <= steps.size(); ++w) {
     const size_t half = size_t{1} << (w - 1);
@@ -44,7 +44,7 @@ std::vector<__int128> Breadth(const Problem& problem) {
       table[w][s] = std::max(table[w - 1][s], table[w - 1][s + half]);
     }
   }
-  std::vector<__int128> out;
+  std::vector<Bytes> out;
   out.reserve(bufs.size());
   for (const Buffer& b : bufs) {
     const size_t lo = rank(b.first), hi = rank(b.last) + 1;
@@ -60,8 +60,8 @@ Keys MakeKeys(const Problem& problem) {
   for (const Buffer& b : problem.buffers) {
     k.size.push_back(b.size);
     k.first.push_back(b.first);
-    k.length.push_back(__int128{b.last} - b.first + 1);
-    k.area.push_back(k.length.back() * b.size);
+    k.length.push_back(static_cast<double>(b.last) - static_cast<double>(b.first) + 1);
+    k.area.push_back(k.length.back() * static_cast<double>(b.size));
   }
   k.breadth = Breadth(problem);
   return k;
@@ -131,8 +131,10 @@ const Variant kVariants[] = {
     {"area", 3, GapRule::kBestFit},       {"breadth/first-fit", 5, GapRule::kFirstFit},
     {"area/first-fit", 3, GapRule::kFirstFit},
 };
-constexpr size_t kLargeProblem = 20000;
+constexpr size_t kLargeProblem = 20000;  // above: kLargeVariants runs
 constexpr size_t kLargeVariants = 3;
+constexpr size_t kHugeProblem = 50000;   // above: kHugeVariants runs
+constexpr size_t kHugeVariants = 2;
 
 Plan RunVariant(const Problem& problem, const Keys& keys, const Variant& v, TimeIndex* index) {
   std::vector<uint32_t> order = OnlineBuffers(problem);
@@ -161,7 +163,8 @@ Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& opt
   const Bytes bound = LiveBytesLowerBound(problem);
   Plan best;
   bool have = false;
-  const size_t runs = problem.buffers.size() > kLargeProblem ? kLargeVariants : std::size(kVariants);
+  const size_t n = problem.buffers.size();
+  const size_t runs = n > kHugeProblem ? kHugeVariants : n > kLargeProblem ? kLargeVariants : std::size(kVariants);
   for (size_t r = 0; r < runs; ++r) {
     const Variant& v = kVariants[r];
     // Keep the first run even when cancelled, so there is always a plan to return.

@@ -6,7 +6,7 @@
 //   size desc in TFLM's tie order; size desc (longer first); first step asc; lifetime length
 //   desc; size x length desc; first fit under breadth and area.
 // Every order helps somewhere (the MiniMalloc suite favours first-fit/first-step, real traces
-// favour breadth). Above 20000 buffers only the first three run. Stops early when a run meets
+// favour breadth). Above 20000 buffers only the first three run, above 50000 the first two. Stops early when a run meets
 // the live-bytes lower bound. Fixed buffers are placed first in every run.
 // Cost: up to 9 runs of PlaceInOrder (plan/placement.h).
 #pragma once
