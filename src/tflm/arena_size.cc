@@ -55,7 +55,7 @@ bool HasScaleAndZeroPoint(const model::Tensor& t) {
 }
 
 void IoTensors(TailSim& tail, const Target& tg, const model::Subgraph& sg, const std::vector<int32_t>& list) {
-  tail.Alloc(uint64_t{tg.pointer_bytes} * list.size(), tg.buffer_alignment, kTailIoTensors);
+  tail.Alloc(uint64_t{tg.pointer_bytes} * list.size(), tg.buffer_alignment, kTailIoPointers);
   for (int32_t index : list) {
     const model::Tensor& t = sg.tensors[static_cast<size_t>(index)];
     tail.Alloc(tg.persistent_tensor.size, tg.persistent_tensor.align, kTailIoTensors);

@@ -30,6 +30,7 @@ inline constexpr const char* kTailOpOptions = "op_option_structs";
 inline constexpr const char* kTailKernelData = "kernel_persistent_data";
 inline constexpr const char* kTailScratchHandles = "scratch_handles";
 inline constexpr const char* kTailVariables = "variable_tensors";
+inline constexpr const char* kTailIoPointers = "io_pointer_arrays";
 inline constexpr const char* kTailIoTensors = "io_tensors";
 inline constexpr const char* kTailIoQuantization = "io_quantization";
 

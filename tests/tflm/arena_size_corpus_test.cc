@@ -117,3 +117,43 @@ TEST(ArenaSizeCorpus, CortexMMatchesGolden) {
 
 }  // namespace
 }  // namespace arenaplan::tflm
+
+namespace arenaplan::tflm {
+namespace {
+
+// The recording allocator's per-category tail (golden/tflm-arm32/tail_breakdown.csv, all three
+// builds) for the categories that carry no alignment padding: eval tensors, nodes, persistent I/O
+// TfLiteTensors, their quantization and variable buffers.
+TEST(ArenaSizeCorpus, TailCategoriesMatchRecordingAllocator) {
+  REQUIRE_SHARED();
+  const std::string dir = *testing::SharedDir();
+  const auto rows = testing::ReadCsv(dir + "/golden/tflm-arm32/tail_breakdown.csv");
+  ASSERT_GE(rows.size(), 30u);
+  const std::pair<const char*, const char*> builds[] = {
+      {"x86", "tflm-x86_64"}, {"arm32", "tflm-arm32"}, {"shortenum", "tflm-cortex-m"}};
+  const std::pair<const char*, const char*> cats[] = {{"eval_tensor", kTailEvalTensors},
+                                                      {"node_and_registration", kTailNodes},
+                                                      {"persistent_tflite_tensor", kTailIoTensors},
+                                                      {"persistent_quant", kTailIoQuantization},
+                                                      {"variable_buffer", kTailVariables}};
+  int checked = 0;
+  for (const auto& row : rows) {
+    const std::string name = CsvField(row, "model");
+    const auto bytes = testing::ReadFileBytes(dir + "/models/" + name);
+    auto m = model::ReadModel(bytes.data(), bytes.size());
+    ASSERT_TRUE(m.ok()) << name;
+    for (const auto& [prefix, target] : builds) {
+      auto size = ComputeArenaSize(*m, **FindTarget(target));
+      ASSERT_TRUE(size.ok() && size->allocates) << name;
+      for (const auto& [column, category] : cats) {
+        EXPECT_EQ(TailBytes(*size, category), std::stoull(CsvField(row, std::string(prefix) + "_" + column)))
+            << name << " " << target << " " << column;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 32 * 3 * 5);
+}
+
+}  // namespace
+}  // namespace arenaplan::tflm
