@@ -1,0 +1,315 @@
+// PlanOptimal: validation, time partitions, greedy seed, and the outer loop (decision at the
+// capacity, or minimisation by probing reachable heights). The search itself: optimal_search.cc.
+#include "plan/optimal.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <string>
+
+namespace arenaplan::plan {
+namespace {
+
+using optimal_internal::DecisionSearch;
+using optimal_internal::Limits;
+using optimal_internal::Outcome;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kDefaultTimeLimitSeconds = 10.0;
+constexpr Bytes kMaxTotal = Bytes{1} << 60;  // keeps every sum below int64 overflow
+
+std::string Describe(const Buffer& b, size_t i) {
+  return "buffer " + std::to_string(i) + " (size " + std::to_string(b.size) + ", steps [" +
+         std::to_string(b.first) + ", " + std::to_string(b.last) + "])";
+}
+
+Status Validate(const Problem& problem) {
+  if (problem.capacity < 0) {
+    return InvalidArgument("capacity " + std::to_string(problem.capacity) + " is negative");
+  }
+  Bytes total = 0;
+  for (size_t i = 0; i < problem.buffers.size(); ++i) {
+    const Buffer& b = problem.buffers[i];
+    if (b.size <= 0) return InvalidArgument(Describe(b, i) + ": size must be > 0");
+    if (b.first > b.last) return InvalidArgument(Describe(b, i) + ": first step after last step");
+    if (b.alignment <= 0) return InvalidArgument(Describe(b, i) + ": alignment must be > 0");
+    if (b.last == std::numeric_limits<Step>::max()) {
+      return InvalidArgument(Describe(b, i) + ": last step out of range");
+    }
+    if (b.fixed_offset != kUnfixed) {
+      if (b.fixed_offset < 0) return InvalidArgument(Describe(b, i) + ": negative fixed offset");
+      if (b.fixed_offset % b.alignment != 0) {
+        return InvalidArgument(Describe(b, i) + ": fixed offset " + std::to_string(b.fixed_offset) +
+                               " not a multiple of its alignment " + std::to_string(b.alignment));
+      }
+      if (b.fixed_offset > kMaxTotal) return InvalidArgument(Describe(b, i) + ": fixed offset too large");
+    }
+    if (b.size > kMaxTotal || b.alignment > kMaxTotal || b.size + b.alignment > kMaxTotal - total) {
+      return InvalidArgument(Describe(b, i) + ": total of sizes and alignments exceeds 2^60 bytes");
+    }
+    total += b.size + b.alignment;
+  }
+  return Status::Ok();
+}
+
+// Buffers grouped into time partitions (nothing alive across a cut), each a list of indices.
+std::vector<std::vector<size_t>> TimePartitions(const std::vector<Buffer>& buffers) {
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return buffers[a].first != buffers[b].first ? buffers[a].first < buffers[b].first : a < b;
+  });
+  std::vector<std::vector<size_t>> parts;
+  Step reach = 0;
+  for (size_t i : order) {
+    if (parts.empty() || buffers[i].first > reach) {
+      parts.emplace_back();
+      reach = buffers[i].last;
+    }
+    parts.back().push_back(i);
+    reach = std::max(reach, buffers[i].last);
+  }
+  for (auto& p : parts) std::sort(p.begin(), p.end());
+  return parts;
+}
+
+// First fit in the given order: each buffer at the lowest aligned offset free of every placed
+// time-overlapping buffer (fixed ones first, at their offsets). O(n^2 log n).
+std::vector<Offset> FirstFit(const std::vector<Buffer>& b, const std::vector<int>& order) {
+  const size_t n = b.size();
+  std::vector<Offset> off(n, 0);
+  std::vector<int> placed;
+  placed.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (b[i].fixed()) {
+      off[i] = b[i].fixed_offset;
+      placed.push_back(static_cast<int>(i));
+    }
+  }
+  std::vector<std::pair<Offset, Offset>> busy;
+  for (int i : order) {
+    if (b[i].fixed()) continue;
+    busy.clear();
+    for (int j : placed) {
+      if (LifetimesOverlap(b[i], b[j])) busy.emplace_back(off[j], off[j] + b[j].size);
+    }
+    std::sort(busy.begin(), busy.end());
+    Offset at = 0;
+    for (const auto& [lo, hi] : busy) {
+      if (lo >= at + b[i].size) break;
+      if (hi > at) at = (hi + b[i].alignment - 1) / b[i].alignment * b[i].alignment;
+    }
+    off[i] = at;
+    placed.push_back(i);
+  }
+  return off;
+}
+
+Bytes HeightOf(const std::vector<Buffer>& b, const std::vector<Offset>& off) {
+  Bytes h = 0;
+  for (size_t i = 0; i < b.size(); ++i) h = std::max(h, off[i] + b[i].size);
+  return h;
+}
+
+// Best of a few first-fit orders (size, area, lifetime, start).
+std::vector<Offset> GreedySeed(const std::vector<Buffer>& b) {
+  const int n = static_cast<int>(b.size());
+  auto width = [&](int i) { return b[i].last - b[i].first; };
+  using Less = std::function<bool(int, int)>;
+  const Less orders[] = {
+      [&](int x, int y) { return b[x].size != b[y].size ? b[x].size > b[y].size : width(x) > width(y); },
+      [&](int x, int y) {
+        const __int128 ax = static_cast<__int128>(b[x].size) * (width(x) + 1);
+        const __int128 ay = static_cast<__int128>(b[y].size) * (width(y) + 1);
+        return ax != ay ? ax > ay : b[x].size > b[y].size;
+      },
+      [&](int x, int y) { return width(x) != width(y) ? width(x) > width(y) : b[x].size > b[y].size; },
+      [&](int x, int y) { return b[x].first != b[y].first ? b[x].first < b[y].first : b[x].size > b[y].size; },
+  };
+  std::vector<Offset> best;
+  Bytes best_h = 0;
+  std::vector<int> idx(n);
+  for (const Less& less : orders) {
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), less);
+    std::vector<Offset> off = FirstFit(b, idx);
+    const Bytes h = HeightOf(b, off);
+    if (best.empty() || h < best_h) {
+      best = std::move(off);
+      best_h = h;
+    }
+  }
+  return best;
+}
+
+Bytes Gcd(Bytes a, Bytes b) { return std::gcd(a, b); }
+
+struct Piece {
+  std::vector<size_t> index;  // global buffer indices
+  std::vector<Buffer> buffers;
+  std::unique_ptr<DecisionSearch> search;
+  Bytes lb = 0;
+  Bytes proven_lb = 0;        // this piece's optimum is >= this
+  std::vector<Offset> best;   // best placement found (empty: none within limits)
+  Bytes best_h = 0;
+  Bytes g = 1;                // every reachable height is a multiple of g
+};
+
+struct Clocked {
+  Clock::time_point deadline;
+  const std::atomic<bool>* cancel;
+  bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
+  double remaining() const { return std::chrono::duration<double>(deadline - Clock::now()).count(); }
+};
+
+Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
+  std::vector<Offset> off;
+  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel}, &off);
+  if (r == Outcome::kFound) {
+    const Bytes h = HeightOf(piece.buffers, off);
+    if (piece.best.empty() || h < piece.best_h) {
+      piece.best = std::move(off);
+      piece.best_h = h;
+    }
+  } else if (r == Outcome::kNotFound) {
+    // Refuted at height: the optimum is a larger multiple of g.
+    piece.proven_lb = std::max(piece.proven_lb, (height + piece.g) / piece.g * piece.g);
+  }
+  return r;
+}
+
+// Smallest height >= floor at which this piece fits, searched over multiples of g up to `limit`
+// (inclusive; the capacity, or unbounded). Keeps proofs (proven_lb) apart from timeouts.
+void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& clock) {
+  auto up = [&](Bytes h) { return (h + g - 1) / g * g; };
+  Bytes lo = up(std::max({floor, piece.lb, piece.proven_lb}));
+  // hi: a height known to fit (best found), or limit + g meaning "none yet".
+  auto hi_now = [&]() { return piece.best.empty() ? limit / g * g + g : piece.best_h; };
+  bool first = true;
+  while (lo < hi_now() && !clock.cancelled()) {
+    const double remaining = clock.remaining();
+    if (remaining <= 0) break;
+    const Bytes hi = hi_now();
+    const Bytes probe = first ? lo : lo + (hi - lo) / g / 2 * g;
+    first = false;
+    const auto probe_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                                   std::chrono::duration<double>(remaining * 0.5));
+    const Outcome r = Probe(piece, probe, std::min(probe_deadline, clock.deadline), clock);
+    if (r == Outcome::kCancelled) break;
+    if (r != Outcome::kFound) lo = probe + g;  // refuted, or unknown: look higher for a plan
+  }
+  // Spend what is left on proving the best height (the probe just below it).
+  if (!piece.best.empty() && piece.proven_lb < piece.best_h && piece.best_h - g >= piece.lb &&
+      clock.remaining() > 0 && !clock.cancelled()) {
+    Probe(piece, piece.best_h - g, clock.deadline, clock);
+  }
+}
+
+}  // namespace
+
+Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& options) {
+  const auto start = Clock::now();
+  ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
+  const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds
+                                                        : kDefaultTimeLimitSeconds;
+  const Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
+                                  std::chrono::duration<double>(limit_s)),
+                      options.cancel};
+  const std::vector<Buffer>& buffers = problem.buffers;
+  const Bytes capacity = problem.capacity;
+  PlanResult result;
+  result.planner = "optimal";
+  auto finish = [&](PlanStatus status) {
+    result.status = status;
+    result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return result;
+  };
+
+  // Reachable heights are multiples of g: every gravity offset is a sum of sizes rounded up to
+  // an alignment, or a fixed offset.
+  Bytes g = 0;
+  for (const Buffer& b : buffers) {
+    g = Gcd(g, b.size);
+    if (b.alignment > 1) g = Gcd(g, b.alignment);
+    if (b.fixed() && b.fixed_offset > 0) g = Gcd(g, b.fixed_offset);
+  }
+  if (g == 0) g = 1;
+
+  std::vector<Piece> pieces;
+  for (auto& idx : TimePartitions(buffers)) {
+    Piece p;
+    p.index = std::move(idx);
+    for (size_t i : p.index) p.buffers.push_back(buffers[i]);
+    p.search = std::make_unique<DecisionSearch>(p.buffers);
+    p.lb = p.search->lower_bound();
+    p.proven_lb = p.lb;
+    p.g = g;
+    pieces.push_back(std::move(p));
+  }
+  Bytes lb = 0;
+  for (const Piece& p : pieces) lb = std::max(lb, p.lb);
+  result.lower_bound = lb;
+  // Every piece's bound before any search: one over the capacity settles it.
+  if (capacity > 0 && lb > capacity) {
+    result.lower_bound = lb;
+    return finish(PlanStatus::kInfeasible);
+  }
+  const Bytes limit = capacity > 0 ? capacity : kMaxTotal;
+  for (Piece& p : pieces) {
+    p.best = GreedySeed(p.buffers);
+    p.best_h = HeightOf(p.buffers, p.best);
+    if (p.best_h > limit) p.best.clear();
+  }
+  // Largest bound first: its height becomes the floor the other pieces need not go below.
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.lb > b.lb; });
+
+  if (!options.minimize) {
+    for (Piece& p : pieces) {
+      if (!p.best.empty()) continue;
+      const Outcome r = Probe(p, capacity, clock.deadline, clock);
+      if (r == Outcome::kNotFound) return finish(PlanStatus::kInfeasible);
+      if (r == Outcome::kTimeout) {
+        return Status(ErrorCode::kDeadlineExceeded,
+                      "no plan within capacity " + std::to_string(capacity) + " found in " +
+                          std::to_string(limit_s) + " s, and none refuted");
+      }
+      if (r == Outcome::kCancelled) {
+        return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
+                                                 std::to_string(capacity) + " was found");
+      }
+    }
+  } else {
+    Bytes floor = lb;
+    for (Piece& p : pieces) {
+      Minimise(p, floor, g, limit, clock);
+      if (!p.best.empty()) floor = std::max(floor, p.best_h);
+      if (p.best.empty() && p.proven_lb > limit) return finish(PlanStatus::kInfeasible);
+    }
+    for (Piece& p : pieces) {
+      if (!p.best.empty()) continue;
+      if (clock.cancelled()) {
+        return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
+                                                 std::to_string(capacity) + " was found");
+      }
+      return Status(ErrorCode::kDeadlineExceeded,
+                    "no plan within capacity " + std::to_string(capacity) + " found in " +
+                        std::to_string(limit_s) + " s, and none refuted");
+    }
+  }
+
+  result.plan.offsets.assign(buffers.size(), 0);
+  Bytes proven = lb;
+  for (Piece& p : pieces) {
+    for (size_t k = 0; k < p.index.size(); ++k) result.plan.offsets[p.index[k]] = p.best[k];
+    proven = std::max(proven, p.proven_lb);
+    result.nodes += p.search->nodes();
+  }
+  result.plan.height = HeightOf(buffers, result.plan.offsets);
+  // A NOT_FOUND proof at h says the optimum is > h, hence >= the next multiple of g.
+  proven = (proven + g - 1) / g * g;
+  result.lower_bound = std::min(proven, result.plan.height);
+  return finish(proven >= result.plan.height ? PlanStatus::kOptimal : PlanStatus::kFeasible);
+}
+
+}  // namespace arenaplan::plan

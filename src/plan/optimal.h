@@ -1,0 +1,95 @@
+// The provably optimal planner: the smallest arena that exists for a given schedule, with a
+// certificate (PlanStatus::kOptimal only when proven).
+//
+// Algorithm (our own implementation of the ideas in shared/docs/minimalloc.md):
+//  * Preprocess: cut the timeline where nothing is alive into independent partitions; in each,
+//    build sections (maximal time spans with a constant live set), each buffer's section span and
+//    its list of time-overlapping neighbours (CSR).
+//  * Decision search at a capacity C (one partition): depth-first, each level places one more
+//    buffer, the branching choice is WHICH buffer goes next; it goes at the lowest offset its placed
+//    neighbours allow ("gravity"). Complete because every packing can be dropped into such a form.
+//    Prunes: canonical sequences only (offsets non-decreasing, ties by static rank), dominance
+//    (skip a candidate that sits at or above some other buffer's lowest possible top), per-section
+//    floor + remaining load > C, "hatless" (a placement nothing can rest on is never undone by a
+//    sibling), and dynamic decomposition is replaced by the static partition cut. Restarts over
+//    three static orders with doubling node budgets protect against one bad order.
+//  * Minimisation: every partition's load bound is checked before any search; probe the lower
+//    bound first, then bisect over reachable heights only (multiples of the gcd of sizes,
+//    alignments and fixed offsets) between the best proven bound and the best plan (seeded by a
+//    greedy). A NOT_FOUND proof at H refutes all heights <= H; a timeout proves nothing.
+// Cost: O(n + S + E) memory (S sections, E overlapping pairs); per search node O(n log n + S).
+// The search is exponential in the worst case; time_limit_seconds and cancel bound it (the clock is
+// read every 64 nodes).
+#pragma once
+
+#include "plan/planner.h"
+#include "plan/problem.h"
+#include "util/result.h"
+
+namespace arenaplan::plan {
+
+// Minimise (options.minimize) or fit Problem::capacity (decision mode).
+// Returns PlanResult with status:
+//  kOptimal    proven: height equals the lower bound or every smaller height is refuted;
+//  kFeasible   a valid plan without optimality proof (time ran out, or decision mode where the
+//              plan fits but is not proven minimal); lower_bound = best proven bound;
+//  kInfeasible proven: no plan fits under Problem::capacity (plan is empty).
+// Errors: kInvalidArgument (malformed problem), kDeadlineExceeded / kCancelled when no plan within
+// the capacity was found before the limit and none was refuted either.
+// time_limit_seconds = 0 means 10 s.
+Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& options);
+
+}  // namespace arenaplan::plan
+
+// Internals shared by optimal*.cc and their tests; not a stable interface.
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace arenaplan::plan::optimal_internal {
+
+enum class Outcome {
+  kFound,     // a placement within the capacity (offsets filled)
+  kNotFound,  // proven: nothing fits within the capacity (the search was complete)
+  kBudget,    // node budget spent (one restart), no answer
+  kTimeout,   // deadline passed, no answer
+  kCancelled, // cancel flag set, no answer
+};
+const char* OutcomeName(Outcome outcome);
+
+struct Limits {
+  std::chrono::steady_clock::time_point deadline;
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// The exact decision search over one set of buffers (normally one time partition). Built once,
+// queried at many capacities. Buffers must be valid (size > 0, first <= last, alignment > 0,
+// fixed offsets aligned and >= 0).
+class DecisionSearch {
+ public:
+  explicit DecisionSearch(const std::vector<Buffer>& buffers);
+  ~DecisionSearch();
+  DecisionSearch(const DecisionSearch&) = delete;
+  DecisionSearch& operator=(const DecisionSearch&) = delete;
+
+  // Proven bound: max over sections of online load + the largest fixed buffer live there, and
+  // every fixed buffer's end.
+  Bytes lower_bound() const;
+  // Finds offsets with every buffer ending at or below `capacity`, or proves none exist. Runs
+  // restarts over several static orders with doubling node budgets until one finishes.
+  Outcome Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  // One run with one static order ("WAT": descending lifetime Width, Area, busiest secTion;
+  // also Z size, C sections spanned, O overlap count) and a node budget (<= 0: unlimited).
+  Outcome Run(Bytes capacity, const std::string& order, int64_t node_budget, const Limits& limits,
+              std::vector<Offset>* offsets);
+  // Total nodes over all calls so far.
+  int64_t nodes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arenaplan::plan::optimal_internal

@@ -1,0 +1,308 @@
+// The optimal planner against an independent brute force on thousands of seeded random problems,
+// plus decision mode, fixed offsets, alignment, bad input, timeouts and cancellation.
+#include "plan/optimal.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace arenaplan::plan {
+namespace {
+
+// Own O(n^2) checker, trusting nothing from the planner.
+std::string Check(const Problem& p, const Plan& plan) {
+  if (plan.offsets.size() != p.buffers.size()) return "wrong offset count";
+  Bytes h = 0;
+  for (size_t i = 0; i < p.buffers.size(); ++i) {
+    const Buffer& a = p.buffers[i];
+    const Offset o = plan.offsets[i];
+    if (o < 0) return "negative offset at " + std::to_string(i);
+    if (o % a.alignment != 0) return "misaligned buffer " + std::to_string(i);
+    if (a.fixed() && o != a.fixed_offset) return "fixed buffer moved " + std::to_string(i);
+    if (p.capacity > 0 && o + a.size > p.capacity) return "over capacity " + std::to_string(i);
+    h = std::max(h, o + a.size);
+    for (size_t j = 0; j < i; ++j) {
+      const Buffer& b = p.buffers[j];
+      if (a.fixed() && b.fixed()) continue;
+      if (!LifetimesOverlap(a, b)) continue;
+      if (o < plan.offsets[j] + b.size && plan.offsets[j] < o + a.size) {
+        return "overlap " + std::to_string(i) + " / " + std::to_string(j);
+      }
+    }
+  }
+  if (h != plan.height) return "height mismatch";
+  return "";
+}
+
+// Brute force: smallest H such that offsets in [0, H - size] (aligned; fixed at theirs) exist with
+// no conflicts. Plain enumeration of every offset, independent of the planner's ideas.
+struct Brute {
+  const Problem& p;
+  std::vector<size_t> order;
+  std::vector<Offset> off;
+  Bytes height = 0;
+
+  bool Fits(size_t k) {
+    if (k == order.size()) return true;
+    const size_t i = order[k];
+    const Buffer& a = p.buffers[i];
+    const Offset lo = a.fixed() ? a.fixed_offset : 0;
+    const Offset hi = a.fixed() ? a.fixed_offset : height - a.size;
+    for (Offset o = lo; o <= hi; o += a.alignment) {
+      if (o + a.size > height) break;
+      bool clash = false;
+      for (size_t m = 0; m < k && !clash; ++m) {
+        const size_t j = order[m];
+        const Buffer& b = p.buffers[j];
+        if (a.fixed() && b.fixed()) continue;
+        clash = LifetimesOverlap(a, b) && o < off[j] + b.size && off[j] < o + a.size;
+      }
+      if (clash) continue;
+      off[i] = o;
+      if (Fits(k + 1)) return true;
+    }
+    return false;
+  }
+
+  // Smallest feasible height in [from, limit]; -1 when none.
+  Bytes Minimum(Bytes from, Bytes limit) {
+    order.clear();
+    for (size_t i = 0; i < p.buffers.size(); ++i) order.push_back(i);
+    // Fixed first, then big first: only speeds the enumeration up.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (p.buffers[a].fixed() != p.buffers[b].fixed()) return p.buffers[a].fixed();
+      return p.buffers[a].size > p.buffers[b].size;
+    });
+    off.assign(p.buffers.size(), 0);
+    for (height = from; height <= limit; ++height) {
+      if (Fits(0)) return height;
+    }
+    return -1;
+  }
+};
+
+Problem RandomProblem(std::mt19937& rng, bool with_fixed, bool with_alignment) {
+  Problem p;
+  const int n = std::uniform_int_distribution<int>(1, 9)(rng);
+  const int steps = std::uniform_int_distribution<int>(1, 7)(rng);
+  for (int i = 0; i < n; ++i) {
+    Buffer b;
+    b.size = std::uniform_int_distribution<int>(1, 6)(rng);
+    b.first = std::uniform_int_distribution<int>(0, steps - 1)(rng);
+    b.last = std::uniform_int_distribution<int>(static_cast<int>(b.first), steps - 1)(rng);
+    if (with_alignment && rng() % 3 == 0) b.alignment = 1 << (rng() % 3);
+    if (with_fixed && rng() % 5 == 0) {
+      b.fixed_offset = static_cast<Offset>(rng() % 8) / b.alignment * b.alignment;
+    }
+    p.buffers.push_back(b);
+  }
+  return p;
+}
+
+std::string Dump(const Problem& p) {
+  std::string s;
+  for (const Buffer& b : p.buffers) {
+    s += "{" + std::to_string(b.size) + "," + std::to_string(b.first) + "," + std::to_string(b.last) +
+         "," + std::to_string(b.fixed_offset) + "," + std::to_string(b.alignment) + "} ";
+  }
+  return s;
+}
+
+void ExpectMatchesBruteForce(uint32_t seed, bool with_fixed, bool with_alignment) {
+  std::mt19937 rng(seed);
+  Problem p = RandomProblem(rng, with_fixed, with_alignment);
+  SCOPED_TRACE(Dump(p));
+  Bytes sum = 0;
+  for (const Buffer& b : p.buffers) sum += b.size + b.alignment + (b.fixed() ? b.fixed_offset : 0);
+  // Start the brute force at a simple bound: per step, online sizes alive + the largest fixed one.
+  Bytes bound = 1;
+  for (const Buffer& at : p.buffers) {
+    Bytes online = 0, fixed = 0;
+    for (const Buffer& b : p.buffers) {
+      if (b.first > at.first || b.last < at.first) continue;
+      if (b.fixed()) fixed = std::max(fixed, b.size);
+      else online += b.size;
+    }
+    bound = std::max(bound, online + fixed);
+  }
+  Brute brute{p};
+  const Bytes best = brute.Minimum(bound, sum);
+  ASSERT_GT(best, 0) << "seed " << seed;
+
+  PlannerOptions o;
+  o.time_limit_seconds = 30;
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.status().ToString();
+  EXPECT_EQ(Check(p, r->plan), "") << "seed " << seed;
+  EXPECT_EQ(r->status, PlanStatus::kOptimal) << "seed " << seed;
+  EXPECT_EQ(r->plan.height, best) << "seed " << seed;
+  EXPECT_LE(r->lower_bound, best) << "seed " << seed;
+
+  // Decision mode at the optimum fits; one byte below is proven infeasible.
+  Problem at = p;
+  at.capacity = best;
+  o.minimize = false;
+  auto fit = PlanOptimal(at, o);
+  ASSERT_TRUE(fit.ok()) << "seed " << seed << ": " << fit.status().ToString();
+  EXPECT_NE(fit->status, PlanStatus::kInfeasible) << "seed " << seed;
+  EXPECT_EQ(Check(at, fit->plan), "") << "seed " << seed;
+  if (best > 1) {
+    Problem below = p;
+    below.capacity = best - 1;
+    auto no = PlanOptimal(below, o);
+    ASSERT_TRUE(no.ok()) << "seed " << seed << ": " << no.status().ToString();
+    EXPECT_EQ(no->status, PlanStatus::kInfeasible) << "seed " << seed;
+    o.minimize = true;
+    auto no_min = PlanOptimal(below, o);
+    ASSERT_TRUE(no_min.ok()) << "seed " << seed;
+    EXPECT_EQ(no_min->status, PlanStatus::kInfeasible) << "seed " << seed;
+  }
+}
+
+TEST(OptimalTest, MatchesBruteForceOnRandomProblems) {
+  for (uint32_t seed = 1; seed <= 3000; ++seed) ExpectMatchesBruteForce(seed, false, false);
+}
+
+TEST(OptimalTest, MatchesBruteForceWithAlignment) {
+  for (uint32_t seed = 1; seed <= 1500; ++seed) ExpectMatchesBruteForce(seed * 7919u, false, true);
+}
+
+TEST(OptimalTest, MatchesBruteForceWithFixedOffsets) {
+  for (uint32_t seed = 1; seed <= 1500; ++seed) ExpectMatchesBruteForce(seed * 104729u, true, true);
+}
+
+TEST(OptimalTest, EmptyProblemIsOptimalAtZero) {
+  auto r = PlanOptimal(Problem{}, PlannerOptions{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+  EXPECT_EQ(r->plan.height, 0);
+}
+
+// MiniMalloc's README example (input.12.csv): optimum 12, half-open [lower, upper) converted.
+TEST(OptimalTest, MiniMallocReadmeExample) {
+  Problem p;
+  const int64_t rows[][3] = {{0, 3, 4}, {3, 9, 4}, {0, 9, 4}, {9, 21, 4}, {0, 21, 4}};
+  for (auto& r : rows) {
+    Buffer b;
+    b.first = r[0];
+    b.last = r[1] - 1;
+    b.size = r[2];
+    p.buffers.push_back(b);
+  }
+  auto r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->plan.height, 12);
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+  EXPECT_EQ(Check(p, r->plan), "");
+}
+
+TEST(OptimalTest, RejectsMalformedBuffersNamingThem) {
+  Problem p;
+  p.buffers.push_back(Buffer{16, 0, 1});
+  p.buffers.push_back(Buffer{0, 0, 1});
+  auto r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("buffer 1"), std::string::npos) << r.status().message();
+
+  p.buffers[1] = Buffer{16, 3, 2};
+  r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("buffer 1"), std::string::npos);
+
+  p.buffers[1] = Buffer{16, 0, 2, 3, 2};  // fixed offset 3 not a multiple of alignment 2
+  r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_FALSE(r.ok());
+
+  p.buffers[1] = Buffer{Bytes{1} << 62, 0, 2};
+  r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_FALSE(r.ok());
+}
+
+TEST(OptimalTest, OverlappingFixedBuffersAreLegal) {
+  Problem p;
+  p.buffers.push_back(Buffer{8, 0, 3, 0});
+  p.buffers.push_back(Buffer{8, 1, 2, 4});  // overlaps the first in time and bytes: allowed
+  p.buffers.push_back(Buffer{4, 0, 3});
+  auto r = PlanOptimal(p, PlannerOptions{});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Check(p, r->plan), "");
+  EXPECT_EQ(r->plan.height, 16);
+  EXPECT_EQ(r->plan.offsets[2], 12);
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+}
+
+TEST(OptimalTest, CapacityBelowLowerBoundIsInfeasible) {
+  Problem p;
+  p.buffers.push_back(Buffer{8, 0, 3});
+  p.buffers.push_back(Buffer{8, 1, 2});
+  p.capacity = 15;
+  PlannerOptions o;
+  o.minimize = false;
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->status, PlanStatus::kInfeasible);
+}
+
+// A random problem too big for a quick proof: 60 buffers of co-prime-ish sizes.
+Problem HardProblem() {
+  std::mt19937 rng(12345);
+  Problem p;
+  for (int i = 0; i < 80; ++i) {
+    Buffer b;
+    b.size = 1000 + static_cast<Bytes>(rng() % 9000);
+    b.first = rng() % 40;
+    b.last = b.first + rng() % 12;
+    p.buffers.push_back(b);
+  }
+  return p;
+}
+
+TEST(OptimalTest, TimeLimitReturnsValidPlanWithoutFalseProof) {
+  Problem p = HardProblem();
+  PlannerOptions o;
+  o.time_limit_seconds = 0.05;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = PlanOptimal(p, o);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Check(p, r->plan), "");
+  if (r->status == PlanStatus::kOptimal) {
+    EXPECT_EQ(r->plan.height, r->lower_bound);  // only a real proof may claim optimality
+  } else {
+    EXPECT_EQ(r->status, PlanStatus::kFeasible);
+    EXPECT_LT(r->lower_bound, r->plan.height);
+  }
+  EXPECT_LT(took, 5.0);  // sanity only; timing precision is measured in the benchmark
+}
+
+TEST(OptimalTest, CancelFlagStopsTheSearch) {
+  Problem p = HardProblem();
+  std::atomic<bool> cancel{true};
+  PlannerOptions o;
+  o.time_limit_seconds = 60;
+  o.cancel = &cancel;
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();  // the greedy seed is always there
+  EXPECT_EQ(Check(p, r->plan), "");
+  EXPECT_NE(r->status, PlanStatus::kInfeasible);
+  EXPECT_LT(r->seconds, 5.0);
+
+  // Decision mode below anything the seed reaches: cancelled, never "infeasible".
+  p.capacity = r->lower_bound + 1;
+  o.minimize = false;
+  auto d = PlanOptimal(p, o);
+  if (!d.ok()) {
+    EXPECT_EQ(d.status().code(), ErrorCode::kCancelled);
+  } else {
+    EXPECT_NE(d->status, PlanStatus::kInfeasible);
+    EXPECT_EQ(Check(p, d->plan), "");
+  }
+}
+
+}  // namespace
+}  // namespace arenaplan::plan
