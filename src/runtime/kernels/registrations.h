@@ -8,15 +8,20 @@ namespace arenaplan::rt {
 
 const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
+const KernelRegistration* Register_CONCATENATION();  // kernels/concatenation.cc
 const KernelRegistration* Register_CONV_2D();     // kernels/conv.cc
 const KernelRegistration* Register_DEPTHWISE_CONV_2D();  // kernels/depthwise_conv.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
+const KernelRegistration* Register_EXPAND_DIMS();  // kernels/shape_ops.cc
 const KernelRegistration* Register_FULLY_CONNECTED();  // kernels/fully_connected.cc
+const KernelRegistration* Register_GATHER();      // kernels/gather.cc
+const KernelRegistration* Register_GATHER_ND();   // kernels/gather.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
 const KernelRegistration* Register_LOGISTIC();    // kernels/activations.cc
 const KernelRegistration* Register_MAX_POOL_2D(); // kernels/pooling.cc
 const KernelRegistration* Register_MEAN();        // kernels/reduce.cc
 const KernelRegistration* Register_MUL();         // kernels/mul.cc
+const KernelRegistration* Register_PACK();        // kernels/shape_ops.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
 const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
@@ -24,6 +29,8 @@ const KernelRegistration* Register_REDUCE_MAX();  // kernels/reduce.cc
 const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
+const KernelRegistration* Register_RESIZE_NEAREST_NEIGHBOR();  // kernels/resize_nearest_neighbor.cc
+const KernelRegistration* Register_SHAPE();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SIGNAL_ENERGY();  // kernels/signal_energy.cc
 const KernelRegistration* Register_SIGNAL_FFT_AUTO_SCALE();  // kernels/signal_fft.cc
 const KernelRegistration* Register_SIGNAL_FILTER_BANK();  // kernels/signal_filter_bank.cc
@@ -34,12 +41,17 @@ const KernelRegistration* Register_SIGNAL_PCAN();  // kernels/signal_pcan.cc
 const KernelRegistration* Register_SIGNAL_RFFT();  // kernels/signal_fft.cc
 const KernelRegistration* Register_SIGNAL_WINDOW();  // kernels/signal_window.cc
 const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
+const KernelRegistration* Register_SPLIT();       // kernels/shape_ops.cc
+const KernelRegistration* Register_SPLIT_V();     // kernels/shape_ops.cc
+const KernelRegistration* Register_SQUEEZE();     // kernels/shape_ops.cc
 const KernelRegistration* Register_STRIDED_SLICE();  // kernels/strided_slice.cc
 const KernelRegistration* Register_SUB();         // kernels/sub.cc
 const KernelRegistration* Register_SUM();         // kernels/reduce.cc
 const KernelRegistration* Register_SVDF();         // kernels/svdf.cc
 const KernelRegistration* Register_TANH();        // kernels/activations.cc
+const KernelRegistration* Register_TRANSPOSE();   // kernels/transpose.cc
 const KernelRegistration* Register_TRANSPOSE_CONV();  // kernels/transpose_conv.cc
 const KernelRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();  // kernels/lstm.cc
+const KernelRegistration* Register_UNPACK();      // kernels/shape_ops.cc
 
 }  // namespace arenaplan::rt
