@@ -1,15 +1,194 @@
+// `arenaplan run MODEL`: runs a model in the embedded runtime (runtime/interpreter.h) on the host,
+// in one arena: inputs from files or the golden generator, outputs to files, memory and timing.
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "cli/model_file.h"
+#include "runtime/interpreter.h"
+#include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
+namespace {
 
-// Placeholder until the command is implemented.
+struct RunArgs {
+  std::string model;
+  std::string inputs_from;
+  std::string outputs_to;
+  uint64_t arena_bytes = 0;  // 0 = find the smallest working arena first
+  std::string planner = "greedy";
+  std::string format = "text";
+  uint32_t invokes = 1;
+};
+
+// An owned arena whose start is 16-aligned.
+struct ArenaBuffer {
+  explicit ArenaBuffer(size_t bytes) : storage(bytes + 16) {
+    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+    size = bytes;
+  }
+  std::vector<uint8_t> storage;
+  uint8_t* data;
+  size_t size;
+};
+
+std::string ShapeString(const rt::TensorView& t) {
+  std::string s = "[";
+  for (int32_t i = 0; i < t.rank; ++i) s += (i ? "," : "") + std::to_string(t.dims[i]);
+  return s + "]";
+}
+
+std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
+
+int ExitFor(rt::Status s) {
+  return (s == rt::Status::kUnsupported || s == rt::Status::kArenaFull) ? kExitNoSolution : kExitBadInput;
+}
+
+int Fail(const std::string& message, int code) {
+  std::fprintf(stderr, "arenaplan run: %s\n", message.c_str());
+  return code;
+}
+
+// Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
+rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
+                        std::string* error) {
+  for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
+    ArenaBuffer arena(bytes);
+    rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
+    const rt::Status s = interp.AllocateTensors();
+    if (s == rt::Status::kOk) {
+      *min_bytes = interp.memory_record().min_arena_bytes;
+      return s;
+    }
+    if (s != rt::Status::kArenaFull || bytes >= (size_t{1} << 32)) {
+      *error = interp.error_message();
+      return s;
+    }
+  }
+}
+
+int Run(const RunArgs& a) {
+  auto bytes = ReadFile(a.model);
+  if (!bytes.ok()) return ReportError("run", bytes.status());
+  rt::InterpreterOptions opts;
+  opts.planner = a.planner == "best-fit" ? rt::PlannerKind::kBestFit : rt::PlannerKind::kGreedy;
+  uint32_t min_bytes = 0;
+  std::string error;
+  size_t arena_bytes = a.arena_bytes;
+  if (arena_bytes == 0) {
+    const rt::Status s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
+    if (s != rt::Status::kOk) return Fail(error, ExitFor(s));
+    arena_bytes = min_bytes;
+  }
+  ArenaBuffer arena(arena_bytes);
+  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
+  rt::Status s = interp.AllocateTensors();
+  if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+  const rt::MemoryRecord& rec = interp.memory_record();
+  for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
+    const rt::TensorView in = interp.input(k);
+    if (a.inputs_from.empty()) {
+      rt::FillGeneratedInput(in, k, 0);
+      continue;
+    }
+    const std::string path = a.inputs_from + ".in" + std::to_string(k) + ".bin";
+    auto data = ReadFile(path);
+    if (!data.ok()) return ReportError("run", data.status());
+    if (data->size() != in.bytes) {
+      return Fail(path + ": " + std::to_string(data->size()) + " bytes, input " + std::to_string(k) + " (" +
+                      rt::TypeName(in.type) + ShapeString(in) + ") needs " + std::to_string(in.bytes),
+                  kExitBadInput);
+    }
+    std::memcpy(in.data, data->data(), data->size());
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; i < a.invokes; ++i) {
+    s = interp.Invoke();
+    if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / (a.invokes ? a.invokes : 1);
+  nlohmann::json outputs = nlohmann::json::array();
+  for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
+    const rt::TensorView out = interp.output(k);
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(out.data, out.bytes)));
+    outputs.push_back({{"index", k}, {"dtype", rt::TypeName(out.type)}, {"shape", Shape(out)}, {"bytes", out.bytes},
+                       {"fnv1a64", hex}});
+    if (!a.outputs_to.empty()) {
+      const std::string path = a.outputs_to + ".out" + std::to_string(k) + ".bin";
+      std::ofstream f(path, std::ios::binary);
+      f.write(static_cast<const char*>(out.data), out.bytes);
+      if (!f) return Fail("cannot write " + path, kExitBadInput);
+    }
+  }
+  if (min_bytes == 0) min_bytes = rec.min_arena_bytes;
+  if (a.format == "json") {
+    nlohmann::json j;
+    j["model"] = a.model;
+    j["planner"] = a.planner;
+    j["plan_source"] = rec.plan_source;
+    j["arena_bytes"] = arena_bytes;
+    j["head_bytes"] = rec.head_bytes;
+    j["tail_bytes"] = rec.tail_bytes;
+    j["arena_used_bytes"] = interp.arena_used_bytes();
+    j["min_arena_bytes"] = min_bytes;
+    j["planned_buffers"] = rec.planned_buffers;
+    j["scratch_requests"] = rec.scratch_requests;
+    j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes}, {"kernel_table", rec.kernel_table_bytes},
+                           {"op_data_pointers", rec.op_data_ptr_bytes}, {"op_data", rec.op_data_bytes},
+                           {"scratch_table", rec.scratch_table_bytes}, {"variables", rec.variable_bytes}};
+    j["planning_temp_bytes"] = rec.planning_temp_bytes;
+    j["invokes"] = a.invokes;
+    j["invoke_seconds"] = seconds;
+    j["outputs"] = outputs;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::printf("model:            %s\n", a.model.c_str());
+    std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
+                rec.scratch_requests);
+    std::printf("head:             %u bytes\n", rec.head_bytes);
+    std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
+                rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes, rec.op_data_bytes,
+                rec.scratch_table_bytes, rec.variable_bytes);
+    std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
+    std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
+    std::printf("invoke:           %.6f s (mean of %u)\n", seconds, a.invokes);
+    for (const auto& o : outputs) {
+      std::printf("output %u: %s %s %u bytes fnv1a64 %s\n", o["index"].get<uint32_t>(),
+                  o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
+                  o["fnv1a64"].get<std::string>().c_str());
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
 void RegisterRun(CLI::App& root, int& exit_code) {
-  auto* cmd = root.add_subcommand("run", "(not implemented yet)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::fprintf(stderr, "arenaplan run: not implemented yet\n");
-    exit_code = kExitBadInput;
-  });
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = root.add_subcommand("run", "Run a model in arenaplan's embedded runtime (one arena, no heap): "
+                                         "outputs, head/tail, smallest working arena, time per Invoke");
+  cmd->add_option("MODEL", args->model, "a .tflite file")->required();
+  cmd->add_option("--inputs-from", args->inputs_from,
+                  "read input k from PREFIX.in<k>.bin (default: the golden deterministic generator, seed 0)");
+  cmd->add_option("--outputs-to", args->outputs_to, "write output k to PREFIX.out<k>.bin");
+  cmd->add_option("--arena-bytes", args->arena_bytes, "arena size (default: the smallest working arena)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFF0u}));
+  cmd->add_option("--planner", args->planner, "online planner when the model has no offline plan")
+      ->check(CLI::IsMember({"greedy", "best-fit"}));
+  cmd->add_option("--invokes", args->invokes, "number of Invoke calls timed (default 1)")
+      ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
 
 }  // namespace arenaplan::cli
