@@ -10,7 +10,7 @@
 //   REDUCE_MAX:  float / int8 (int8 needs identical in/out quantization).
 // Scratch requests match TFLM's exactly (they appear in its memory plans): int8/int16 MEAN/SUM ask
 // for an int32 sum per output element, then every variant asks for rank x int (index) and
-// num_axis x int (resolved axes). O(input elements x rank) time.
+// num_axis x int (resolved axes). O(input elements) time.
 #include <limits>
 
 #include "runtime/kernels/conv_util.h"
@@ -109,25 +109,29 @@ Status PrepareSum(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kSum
 Status PrepareMax(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMax); }
 
 // Walks the input in row-major order: f(input_offset, output_offset). `index` holds rank entries,
-// `axes` the deduplicated, non-negative reduced axes.
+// `axes` the deduplicated, non-negative reduced axes. The output offset is kept incrementally with
+// per-dim output strides (0 on reduced dims), so the walk is O(input elements) amortized.
 template <typename F>
 void ForEachReduced(const TensorView& in, const int32_t* axes, int32_t num_axes, int32_t* index, F&& f) {
   const int32_t rank = in.rank;
-  for (int32_t i = 0; i < rank; ++i) {
+  int64_t out_stride[kMaxRank];
+  int64_t stride = 1;
+  for (int32_t i = rank - 1; i >= 0; --i) {
     if (in.dims[i] == 0) return;
+    bool reduced = false;
+    for (int32_t k = 0; k < num_axes; ++k) reduced = reduced || axes[k] == i;
+    out_stride[i] = reduced ? 0 : stride;
+    if (!reduced) stride *= in.dims[i];
     index[i] = 0;
   }
   const int64_t total = ElementCount(in);
+  int64_t out_off = 0;
   for (int64_t in_off = 0; in_off < total; ++in_off) {
-    int64_t out_off = 0;
-    for (int32_t i = 0; i < rank; ++i) {
-      bool reduced = false;
-      for (int32_t k = 0; k < num_axes; ++k) reduced = reduced || axes[k] == i;
-      if (!reduced) out_off = out_off * in.dims[i] + index[i];
-    }
     f(static_cast<int32_t>(in_off), static_cast<int32_t>(out_off));
     for (int32_t i = rank - 1; i >= 0; --i) {
+      out_off += out_stride[i];
       if (++index[i] < in.dims[i]) break;
+      out_off -= out_stride[i] * in.dims[i];
       index[i] = 0;
     }
   }
