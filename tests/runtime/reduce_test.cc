@@ -1,6 +1,6 @@
-// MEAN / SUM / REDUCE_MAX kernels: hand-computed float means over each axis, TFLM's integer
-// special case (same quantization: truncating int32 division) and the requantizing path with the
-// 1/count multiplier folded in.
+// MEAN / SUM / REDUCE_MAX kernels: hand-computed float means over each axis and TFLM's integer
+// requantizing path with the 1/count multiplier folded in (taken even for identical in/out
+// quantization, as current TFLM does).
 #include <gtest/gtest.h>
 
 #include "kernel_a_testutil.h"
@@ -60,7 +60,7 @@ TEST(ReduceKernel, MeanFloatAllAxesWithDuplicate) {
   EXPECT_EQ(out[0], 2.75f);
 }
 
-TEST(ReduceKernel, MeanInt8SameQuantizationTruncates) {
+TEST(ReduceKernel, MeanInt8SameQuantizationStillRequantizes) {
   int8_t in[4] = {-3, -2, 4, 5};
   int32_t in_dims[2] = {2, 2}, axis[1] = {1}, axis_dims[1] = {1};
   int8_t out[2] = {};
@@ -71,8 +71,9 @@ TEST(ReduceKernel, MeanInt8SameQuantizationTruncates) {
   auto op = ReducerOp(false);
   auto r = RunKernel(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op);
   ASSERT_EQ(r.status, Status::kOk) << r.error;
-  EXPECT_EQ(out[0], -2);  // -5 / 2 truncates toward zero
-  EXPECT_EQ(out[1], 4);   // 9 / 2
+  // M = 1 folded with 1/2: (sum - 3 * 2) * 0.5 with gemmlowp rounding, + 3.
+  EXPECT_EQ(out[0], -2);  // -11 * 0.5 = -5.5 -> -5
+  EXPECT_EQ(out[1], 5);   // 3 * 0.5 = 1.5 -> 2
 }
 
 TEST(ReduceKernel, MeanInt8Requantizes) {

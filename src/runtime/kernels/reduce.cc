@@ -2,12 +2,14 @@
 // (reference/reduce.h, micro/kernels/reduce_common.cc). Input elements are visited in row-major
 // order and folded into the output element they reduce to (so float sums have TFLM's order):
 //   MEAN float:  sum / float(count);
-//   MEAN int8/int16, same scale and zero point in and out: int32 sum / count (truncating);
-//   otherwise:   MultiplyByQuantizedMultiplier(sum - zp_in * count, M', s') + zp_out, where
+//   MEAN int8/int16: MultiplyByQuantizedMultiplier(sum - zp_in * count, M', s') + zp_out, where
 //                M = s_in / s_out and (M', s') fold in 1 / count with shift = min(floor(log2 count),
-//                32, 31 + s): M' = (M << shift) / count, s' = s - shift;
+//                32, 31 + s): M' = (M << shift) / count, s' = s - shift. Current TFLM takes this path
+//                even when input and output share quantization (older releases divided the raw sum
+//                or special-cased 4-D axes {1, 2}; the golden outputs of tflm_mobilenet_v2_pt_int8
+//                only match this one);
 //   SUM:         the same without 1 / count (float adds in input order);
-//   REDUCE_MAX:  float / int8 (int8 needs identical in/out quantization).
+//   REDUCE_MAX:  float / int8 / int16 (integers need identical in/out quantization).
 // Scratch requests match TFLM's exactly (they appear in its memory plans): int8/int16 MEAN/SUM ask
 // for an int32 sum per output element, then every variant asks for rank x int (index) and
 // num_axis x int (resolved axes). O(input elements) time.
@@ -50,8 +52,7 @@ Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
     return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
                     TypeName(out.type));
   }
-  const bool max_ok = in.type == TensorType::FLOAT32 || in.type == TensorType::INT8;
-  const bool ok = kind == ReduceKind::kMax ? max_ok : (max_ok || in.type == TensorType::INT16);
+  const bool ok = in.type == TensorType::FLOAT32 || in.type == TensorType::INT8 || in.type == TensorType::INT16;
   if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
   if (!HasShape(in, -1) || !HasShape(out, -1) || in.rank > kMaxRank) {
     return ctx.Fail(Status::kInvalidModel, "input must have rank <= %d and data", kMaxRank);
@@ -154,10 +155,6 @@ void QuantizedMeanOrSum(const ReduceData& d, const TensorView& in, const TensorV
     sum[o] = static_cast<int32_t>(static_cast<uint32_t>(sum[o]) + static_cast<uint32_t>(static_cast<int32_t>(x[i])));
   });
   if (count == 0) return;
-  if (d.kind == ReduceKind::kMean && d.same_quantization) {
-    for (int64_t i = 0; i < n_out; ++i) y[i] = static_cast<T>(sum[i] / static_cast<int32_t>(count));
-    return;
-  }
   int32_t multiplier = d.multiplier;
   int32_t shift = d.shift;
   if (d.kind == ReduceKind::kMean) {
@@ -211,8 +208,10 @@ Status Eval(KernelContext& ctx) {
   if (d.kind == ReduceKind::kMax) {
     if (in.type == TensorType::FLOAT32) {
       ReduceMax<float>(in, out, axes, num_axes, index);
-    } else {
+    } else if (in.type == TensorType::INT8) {
       ReduceMax<int8_t>(in, out, axes, num_axes, index);
+    } else {
+      ReduceMax<int16_t>(in, out, axes, num_axes, index);
     }
     return Status::kOk;
   }
