@@ -3,8 +3,8 @@
 #include "plan/best_fit.h"
 #include "plan/linear.h"
 #include "plan/planner.h"
+#include "plan/optimal.h"
 #include "plan/tflm_greedy.h"
-// #include "plan/optimal.h"   <- with the optimal entry below
 
 namespace arenaplan::plan {
 
@@ -13,8 +13,7 @@ const std::vector<PlannerEntry>& Planners() {
       {"linear", "TFLM's linear planner: buffers stacked in add order, no reuse", PlanLinear},
       {"tflm-greedy", "TFLM's greedy planner, bit-exact (size-descending first fit)", PlanTflmGreedy},
       {"best-fit", "best-fit gaps under several buffer orders, lowest plan kept", PlanBestFit},
-      // The optimal solver goes here, one line (and the include above):
-      // {"optimal", "exact search: provably minimal arena (time-limited)", PlanOptimal},
+      {"optimal", "exact search: provably minimal arena (time-limited, default 10 s)", PlanOptimal},
       {"best", "runs every planner above and keeps the lowest plan", PlanBest},
   };
   return kPlanners;

@@ -2,6 +2,8 @@
 // lifetimes, alignments, fixed buffers incl. fixed-on-fixed): every registered planner's plan must
 // pass VerifyPlan and never beat the live-bytes lower bound; TFLM greedy must agree offset for
 // offset with a literal O(n^2) transcription of TFLM's algorithm (docs/tflm-arena.md §4).
+// The exact solver (and "best", which runs it) only gets every 10th problem: it is the slow one
+// and has its own brute-force property tests (optimal_test.cc).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,13 +61,14 @@ std::vector<Offset> ReferenceTflmGreedy(const Problem& p) {
 
 TEST(PlannerProperty, EveryPlannerValidAndNeverBelowTheBound) {
   PlannerOptions options;
-  options.time_limit_seconds = 0.05;  // keeps an exact solver, once registered, quick here
+  options.time_limit_seconds = 0.05;  // keeps the exact solver quick here
   size_t with_fixed_overlaps = 0, optimal_hits = 0;
   for (int seed = 0; seed < kProblems; ++seed) {
     const Problem p = RandomProblem({RandomStyle::kAdversarial, 20, static_cast<uint64_t>(seed)});
     ASSERT_TRUE(ValidateProblem(p).ok()) << "seed " << seed;
     const Bytes bound = LiveBytesLowerBound(p);
     for (const PlannerEntry& e : Planners()) {
+      if ((e.name == "optimal" || e.name == "best") && seed % 10 != 0) continue;
       Result<PlanResult> r = e.run(p, options);
       if (!r.ok() && (r.status().code() == ErrorCode::kDeadlineExceeded)) continue;
       ASSERT_TRUE(r.ok()) << e.name << " seed " << seed << ": " << r.status().ToString();
