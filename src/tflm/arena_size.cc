@@ -162,9 +162,9 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   }
   if (var_handles > 0) {
     // The user's MicroResourceVariables (capacity = VAR_HANDLE ops), created before the interpreter.
-    tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
     tail.Alloc(uint64_t{target.resource_variable.size} * var_handles, target.buffer_alignment,
                kTailResourceVariables);
+    tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
   }
   tail.Alloc(uint64_t{target.subgraph_allocations.size} * model.subgraphs.size(), target.subgraph_allocations.align,
              kTailAllocatorObjects);
@@ -190,11 +190,28 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
       }
     }
   }
+  // Resource variables get their buffer at the first ASSIGN_VARIABLE that writes them. The model
+  // view carries no shared_name, so handles in different subgraphs are taken to name the same
+  // variables (the CALL_ONCE init pattern): at most max(VAR_HANDLE ops per subgraph) buffers.
+  size_t resources_left = 0;
+  for (const model::Subgraph& sg : model.subgraphs) {
+    size_t n = 0;
+    for (const model::Operator& op : sg.operators) n += model.code_of(op).builtin_code == model::op::kVarHandle;
+    resources_left = std::max(resources_left, n);
+  }
   op_index = 0;
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {  // then Prepare of every op
     for (size_t i = 0; i < allocs[s].size(); ++i, ++op_index) {
       for (uint64_t bytes : allocs[s][i].prepare_bytes) {
         r.ops[op_index].kernel_bytes += tail.Alloc(bytes, target.buffer_alignment, kTailKernelData);
+      }
+      const model::Operator& op = model.subgraphs[s].operators[i];
+      if (model.code_of(op).builtin_code == model::op::kAssignVariable && resources_left > 0 && op.inputs.size() >= 2 &&
+          op.inputs[1] >= 0) {
+        const model::Tensor& value = model.subgraphs[s].tensors[static_cast<size_t>(op.inputs[1])];
+        --resources_left;
+        r.ops[op_index].kernel_bytes +=
+            tail.Alloc(value.bytes ? *value.bytes : 0, target.buffer_alignment, kTailResourceVariables);
       }
     }
   }

@@ -11,10 +11,10 @@ const std::vector<Target>& Targets() {
        {{72, 8}, {72, 8}, {72, 8}, {16, 8}}, {16, 8}, {40, 8}},
       {"tflm-arm32", "32-bit ARM Linux (arm-linux-gnueabihf: 4-byte pointers, int enums)",
        Abi::kIlp32, 4, 16, {12, 4}, {32, 4}, {8, 4}, {40, 4}, {12, 4}, {4, 4}, 12, 24, 40, 4,
-       {{36, 4}, {44, 4}, {36, 4}, {8, 4}}, {12, 4}, {20, 4}},
+       {{36, 4}, {44, 4}, {36, 4}, {8, 4}}, {12, 4}, {16, 4}},
       {"tflm-cortex-m", "Cortex-M bare metal (arm-none-eabi: 4-byte pointers, short enums)",
        Abi::kIlp32ShortEnum, 4, 16, {12, 4}, {32, 4}, {8, 4}, {32, 4}, {12, 4}, {4, 4}, 12, 24, 40, 4,
-       {{36, 4}, {44, 4}, {36, 4}, {8, 4}}, {12, 4}, {20, 4}},
+       {{36, 4}, {44, 4}, {36, 4}, {8, 4}}, {12, 4}, {16, 4}},
   };
   return kTargets;
 }
