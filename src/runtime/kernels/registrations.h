@@ -7,20 +7,34 @@
 namespace arenaplan::rt {
 
 const KernelRegistration* Register_ADD();         // kernels/add.cc
+const KernelRegistration* Register_ARG_MAX();     // kernels/compare.cc
+const KernelRegistration* Register_ARG_MIN();     // kernels/compare.cc
 const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
+const KernelRegistration* Register_CAST();        // kernels/misc.cc
 const KernelRegistration* Register_CONCATENATION();  // kernels/concatenation.cc
 const KernelRegistration* Register_CONV_2D();     // kernels/conv.cc
 const KernelRegistration* Register_DEPTHWISE_CONV_2D();  // kernels/depthwise_conv.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
+const KernelRegistration* Register_DIV();         // kernels/misc.cc
+const KernelRegistration* Register_EQUAL();       // kernels/compare.cc
 const KernelRegistration* Register_EXPAND_DIMS();  // kernels/shape_ops.cc
+const KernelRegistration* Register_FLOOR_DIV();   // kernels/misc.cc
+const KernelRegistration* Register_FLOOR_MOD();   // kernels/misc.cc
 const KernelRegistration* Register_FULLY_CONNECTED();  // kernels/fully_connected.cc
 const KernelRegistration* Register_GATHER();      // kernels/gather.cc
 const KernelRegistration* Register_GATHER_ND();   // kernels/gather.cc
+const KernelRegistration* Register_GREATER();     // kernels/compare.cc
+const KernelRegistration* Register_GREATER_EQUAL();  // kernels/compare.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
+const KernelRegistration* Register_LESS();        // kernels/compare.cc
+const KernelRegistration* Register_LESS_EQUAL();  // kernels/compare.cc
 const KernelRegistration* Register_LOGISTIC();    // kernels/activations.cc
+const KernelRegistration* Register_MAXIMUM();     // kernels/compare.cc
 const KernelRegistration* Register_MAX_POOL_2D(); // kernels/pooling.cc
 const KernelRegistration* Register_MEAN();        // kernels/reduce.cc
+const KernelRegistration* Register_MINIMUM();     // kernels/compare.cc
 const KernelRegistration* Register_MUL();         // kernels/mul.cc
+const KernelRegistration* Register_NOT_EQUAL();   // kernels/compare.cc
 const KernelRegistration* Register_PACK();        // kernels/shape_ops.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
@@ -43,6 +57,7 @@ const KernelRegistration* Register_SIGNAL_WINDOW();  // kernels/signal_window.cc
 const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
 const KernelRegistration* Register_SPLIT();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SPLIT_V();     // kernels/shape_ops.cc
+const KernelRegistration* Register_SQUARED_DIFFERENCE();  // kernels/misc.cc
 const KernelRegistration* Register_SQUEEZE();     // kernels/shape_ops.cc
 const KernelRegistration* Register_STRIDED_SLICE();  // kernels/strided_slice.cc
 const KernelRegistration* Register_SUB();         // kernels/sub.cc

@@ -1,0 +1,231 @@
+// Small ops, exact with TFLM's reference kernels:
+//   CAST: static_cast between bool/int8/uint8/int16/int32/uint32/int64/float32 (uint8 input is
+//     rejected, as on TFLM); float -> integer saturates out-of-range and NaN to INT32_MIN like
+//     x86-64's cvttss2si, instead of C++ undefined behaviour.
+//   DIV float32 / int32 (truncating; division by zero fails the Invoke), with broadcasting and
+//     the fused activation.
+//   FLOOR_DIV, FLOOR_MOD float32 (TFLM supports no other type), SQUARED_DIFFERENCE float32/int32.
+// O(output elements) each.
+#include <cmath>
+#include <cstdint>
+
+#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/registrations.h"
+#include "runtime/quantization.h"
+
+namespace arenaplan::rt {
+
+namespace {
+
+// ---- CAST -----------------------------------------------------------------------------------
+bool CastType(TensorType t) {
+  switch (t) {
+    case TensorType::BOOL:
+    case TensorType::INT8:
+    case TensorType::UINT8:
+    case TensorType::INT16:
+    case TensorType::INT32:
+    case TensorType::UINT32:
+    case TensorType::INT64:
+    case TensorType::FLOAT32:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Status PrepareCast(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (!CastType(in.type) || in.type == TensorType::UINT8) {
+    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+  }
+  if (!CastType(out.type)) return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
+  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(Status::kInvalidModel, "element counts differ");
+  return Status::kOk;
+}
+
+// Integer value of element i as int64 (exact for every integer type here); float handled apart.
+int64_t LoadInt(const TensorView& t, int64_t i) {
+  switch (t.type) {
+    case TensorType::BOOL: return t.As<bool>()[i] ? 1 : 0;
+    case TensorType::INT8: return t.As<int8_t>()[i];
+    case TensorType::INT16: return t.As<int16_t>()[i];
+    case TensorType::INT32: return t.As<int32_t>()[i];
+    case TensorType::UINT32: return t.As<uint32_t>()[i];
+    default: return t.As<int64_t>()[i];
+  }
+}
+
+// Stores an integer with C++'s modular narrowing (done on unsigned values to stay defined).
+void StoreInt(const TensorView& t, int64_t i, int64_t v) {
+  const uint64_t u = static_cast<uint64_t>(v);
+  switch (t.type) {
+    case TensorType::BOOL: t.As<bool>()[i] = v != 0; break;
+    case TensorType::INT8: t.As<int8_t>()[i] = static_cast<int8_t>(static_cast<uint8_t>(u)); break;
+    case TensorType::UINT8: t.As<uint8_t>()[i] = static_cast<uint8_t>(u); break;
+    case TensorType::INT16: t.As<int16_t>()[i] = static_cast<int16_t>(static_cast<uint16_t>(u)); break;
+    case TensorType::INT32: t.As<int32_t>()[i] = static_cast<int32_t>(static_cast<uint32_t>(u)); break;
+    case TensorType::UINT32: t.As<uint32_t>()[i] = static_cast<uint32_t>(u); break;
+    case TensorType::INT64: t.As<int64_t>()[i] = v; break;
+    default: t.As<float>()[i] = static_cast<float>(v); break;
+  }
+}
+
+Status EvalCast(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const int64_t n = ElementCount(out);
+  if (in.type == TensorType::FLOAT32) {
+    const float* x = in.As<float>();
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = x[i];
+      if (out.type == TensorType::FLOAT32) {
+        out.As<float>()[i] = v;
+      } else if (out.type == TensorType::BOOL) {
+        out.As<bool>()[i] = v != 0.0f;
+      } else if (out.type == TensorType::INT64 || out.type == TensorType::UINT32) {
+        // 64-bit truncation (cvttss2si r64); out of range -> INT64_MIN.
+        const bool in_range = v > -9223372036854775808.0f && v < 9223372036854775808.0f;
+        StoreInt(out, i, in_range ? static_cast<int64_t>(v) : INT64_MIN);
+      } else {
+        const bool in_range = v > -2147483649.0f && v < 2147483648.0f;
+        StoreInt(out, i, in_range ? static_cast<int32_t>(v) : INT32_MIN);
+      }
+    }
+    return Status::kOk;
+  }
+  for (int64_t i = 0; i < n; ++i) StoreInt(out, i, LoadInt(in, i));
+  return Status::kOk;
+}
+
+// ---- binary float/int32 ops ------------------------------------------------------------------
+enum class Binary : uint8_t { kDiv, kFloorDiv, kFloorMod, kSquaredDifference };
+
+struct BinaryData {
+  Broadcast bc;
+  float act_min_f, act_max_f;
+  int32_t act_min, act_max;
+};
+
+Status PrepareBinary(KernelContext& ctx, Binary op) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (a.type != out.type || b.type != out.type) {
+    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a.type),
+                    TypeName(b.type), TypeName(out.type));
+  }
+  const bool int_ok = op == Binary::kDiv || op == Binary::kSquaredDifference;
+  if (out.type != TensorType::FLOAT32 && !(int_ok && out.type == TensorType::INT32)) {
+    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
+  }
+  if (out.type == TensorType::INT32 && (a.num_channels != 0 || b.num_channels != 0)) {
+    return ctx.Fail(Status::kUnsupported, "quantized int32 inputs not supported");
+  }
+  void* mem = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(BinaryData), &mem));
+  auto* d = static_cast<BinaryData*>(mem);
+  *d = BinaryData{};
+  if (!MakeBroadcast(a, b, out, &d->bc)) {
+    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
+                    a.rank, b.rank, out.rank);
+  }
+  auto act = tfl::ActivationFunctionType::NONE;
+  if (op == Binary::kDiv) {
+    const auto* o = Options<tfl::DivOptions>(ctx);
+    if (o != nullptr) act = o->fused_activation_function();
+  }
+  if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
+    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+  }
+  d->act_min = act == tfl::ActivationFunctionType::NONE ? INT32_MIN : static_cast<int32_t>(d->act_min_f);
+  d->act_max = d->act_max_f >= 2147483647.0f ? INT32_MAX : static_cast<int32_t>(d->act_max_f);
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+float FloatOp(Binary op, float x, float y) {
+  switch (op) {
+    case Binary::kDiv: return x / y;
+    case Binary::kFloorDiv: return std::floor(x / y);
+    case Binary::kFloorMod: {
+      const float m = std::fmod(x, y);
+      return (m != 0.0f && ((y < 0.0f) != (m < 0.0f))) ? m + y : m;
+    }
+    default: {
+      const float diff = x - y;
+      return diff * diff;
+    }
+  }
+}
+
+Status EvalBinary(KernelContext& ctx, Binary op) {
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& d = *static_cast<const BinaryData*>(ctx.op_data());
+  if (out.type == TensorType::FLOAT32) {
+    const float* x = a.As<float>();
+    const float* y = b.As<float>();
+    float* z = out.As<float>();
+    ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+      const float v = FloatOp(op, x[i], y[j]);
+      z[o] = op == Binary::kDiv ? (v < d.act_min_f ? d.act_min_f : (v > d.act_max_f ? d.act_max_f : v)) : v;
+    });
+    return Status::kOk;
+  }
+  const int32_t* x = a.As<int32_t>();
+  const int32_t* y = b.As<int32_t>();
+  int32_t* z = out.As<int32_t>();
+  bool bad = false;
+  ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+    int32_t v = 0;
+    if (op == Binary::kDiv) {
+      if (y[j] == 0 || (x[i] == INT32_MIN && y[j] == -1)) {
+        bad = true;  // TFLM would trap here; we report it
+      } else {
+        v = x[i] / y[j];
+      }
+      v = v < d.act_min ? d.act_min : (v > d.act_max ? d.act_max : v);
+    } else {
+      const uint32_t diff = static_cast<uint32_t>(x[i]) - static_cast<uint32_t>(y[j]);
+      v = static_cast<int32_t>(diff * diff);
+    }
+    z[o] = v;
+  });
+  if (bad) return ctx.Fail(Status::kKernelError, "integer division by zero or overflow");
+  return Status::kOk;
+}
+
+Status PrepareDiv(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kDiv); }
+Status EvalDiv(KernelContext& ctx) { return EvalBinary(ctx, Binary::kDiv); }
+Status PrepareFloorDiv(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kFloorDiv); }
+Status EvalFloorDiv(KernelContext& ctx) { return EvalBinary(ctx, Binary::kFloorDiv); }
+Status PrepareFloorMod(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kFloorMod); }
+Status EvalFloorMod(KernelContext& ctx) { return EvalBinary(ctx, Binary::kFloorMod); }
+Status PrepareSquaredDifference(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kSquaredDifference); }
+Status EvalSquaredDifference(KernelContext& ctx) { return EvalBinary(ctx, Binary::kSquaredDifference); }
+
+const KernelRegistration kCast{"CAST", &PrepareCast, &EvalCast};
+const KernelRegistration kDiv{"DIV", &PrepareDiv, &EvalDiv};
+const KernelRegistration kFloorDiv{"FLOOR_DIV", &PrepareFloorDiv, &EvalFloorDiv};
+const KernelRegistration kFloorMod{"FLOOR_MOD", &PrepareFloorMod, &EvalFloorMod};
+const KernelRegistration kSquaredDifference{"SQUARED_DIFFERENCE", &PrepareSquaredDifference,
+                                            &EvalSquaredDifference};
+
+}  // namespace
+
+const KernelRegistration* Register_CAST() { return &kCast; }
+const KernelRegistration* Register_DIV() { return &kDiv; }
+const KernelRegistration* Register_FLOOR_DIV() { return &kFloorDiv; }
+const KernelRegistration* Register_FLOOR_MOD() { return &kFloorMod; }
+const KernelRegistration* Register_SQUARED_DIFFERENCE() { return &kSquaredDifference; }
+
+}  // namespace arenaplan::rt
