@@ -119,7 +119,10 @@ struct Model {
 
 // Verifies the flatbuffer, then checks every index (tensor, buffer, opcode, subgraph) and every
 // size; any violation is an InvalidArgument naming the subgraph / op / tensor. `bytes` must stay
-// alive as long as the returned Model.
+// alive as long as the returned Model, and be 8-byte aligned as vector / malloc data is (the
+// flatbuffer's scalars are read in place). A file that is not a flatbuffer gives "not a TFLite
+// flatbuffer ...". Related: model/offline_plan.h (ValidateOfflinePlan), model/static_problems.h,
+// model/writer.h (WriteModel, WriteModelCopyWithMetadata, DemoModel).
 Result<Model> ReadModel(const uint8_t* bytes, size_t size);
 
 }  // namespace arenaplan::model

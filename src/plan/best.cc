@@ -16,6 +16,8 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   std::optional<Status> first_error;
   Bytes bound = LiveBytesLowerBound(problem);
   int64_t nodes = 0;
+  bool proven_infeasible = false;
+  std::optional<Bytes> proven_optimum;  // height some planner proved minimal
   Problem unbounded = problem;
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
@@ -27,7 +29,11 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
     }
     nodes += r->nodes;
     bound = std::max(bound, r->lower_bound);
-    if (r->status == PlanStatus::kInfeasible) continue;  // no plan inside; others still give one
+    if (r->status == PlanStatus::kInfeasible) {  // no plan inside the capacity; others still give one
+      proven_infeasible = true;
+      continue;
+    }
+    if (r->status == PlanStatus::kOptimal) proven_optimum = r->plan.height;
     // Checked without the capacity: a heuristic may miss the capacity (not a proof), and a plan
     // that fits beats one that does not whatever their heights.
     const VerifyReport report = VerifyPlan(unbounded, r->plan, 1);
@@ -40,9 +46,11 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
     if (first_error) return *first_error;
     return Internal("no planner is registered besides 'best'");
   }
+  // A proven optimum is also a lower bound, whoever found the plan of that height first.
+  if (proven_optimum) bound = std::max(bound, *proven_optimum);
   best->lower_bound = bound;
   if (best->plan.height <= bound) best->status = PlanStatus::kOptimal;
-  else if (best->status == PlanStatus::kOptimal) best->lower_bound = best->plan.height;  // proven by search
+  if (proven_infeasible) best->status = PlanStatus::kInfeasible;  // the plan shown exceeds the capacity
   best->nodes = nodes;
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   best->seconds = took.count();

@@ -1,7 +1,9 @@
 // The portfolio planner: runs every other registered planner (optimal too, once registered) on
 // the same problem, verifies each plan, and keeps the lowest (ties: the earlier planner in the
 // registry). PlanResult::planner names the winner; lower_bound is the best bound any of them
-// proved, and the status is kOptimal when the winning height meets it. Planners that fail
+// proved (a proven optimum counts as one), and the status is kOptimal when the winning height
+// meets it. When the exact search proves that nothing fits under Problem::capacity the status is
+// kInfeasible and the plan is the lowest one found (above the capacity). Planners that fail
 // (timeout, cancelled) are skipped; if all fail, the first error is returned.
 #pragma once
 

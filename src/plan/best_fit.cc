@@ -136,6 +136,35 @@ constexpr size_t kLargeVariants = 3;
 constexpr size_t kHugeProblem = 50000;   // above: kHugeVariants runs
 constexpr size_t kHugeVariants = 2;
 
+// Critical-first repair: place, move the buffers that reach the top of the plan to the front of
+// the order (keeping their relative order), place again; `rounds` times. Buffers that end up on
+// top are the ones placed too late, so promoting them tends to lower the peak.
+// (Measured on 3000 random problems: mean height/LB 1.0138 -> 1.0093; MiniMalloc E 1.369 -> 1.298.)
+Plan CriticalFirst(const Problem& problem, GapRule rule, int rounds, Bytes bound, TimeIndex* index) {
+  const auto& bufs = problem.buffers;
+  std::vector<uint32_t> order = OnlineBuffers(problem);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : a < b;
+  });
+  Plan best;
+  std::vector<uint32_t> top, rest;
+  for (int round = 0; round < rounds; ++round) {
+    Plan plan = PlaceInOrder(problem, order, rule, index);
+    const bool improved = round == 0 || plan.height < best.height;
+    top.clear();
+    rest.clear();
+    for (uint32_t i : order) (plan.offsets[i] + bufs[i].size == plan.height ? top : rest).push_back(i);
+    if (improved) best = std::move(plan);
+    if (best.height <= bound || rest.empty() || top.empty()) break;
+    order.clear();
+    order.insert(order.end(), top.begin(), top.end());
+    order.insert(order.end(), rest.begin(), rest.end());
+  }
+  return best;
+}
+constexpr size_t kRepairMaxBuffers = 10000;
+constexpr int kRepairRounds = 20;
+
 Plan RunVariant(const Problem& problem, const Keys& keys, const Variant& v, TimeIndex* index) {
   std::vector<uint32_t> order = OnlineBuffers(problem);
   std::sort(order.begin(), order.end(), kStrategies[v.order].make(keys));
@@ -172,6 +201,11 @@ Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& opt
     Plan plan = RunVariant(problem, keys, v, &index);
     if (!have || plan.height < best.height) best = std::move(plan);
     have = true;
+  }
+  for (GapRule rule : {GapRule::kBestFit, GapRule::kFirstFit}) {
+    if (n > kRepairMaxBuffers || best.height <= bound || (options.cancel && options.cancel->load())) break;
+    Plan plan = CriticalFirst(problem, rule, kRepairRounds, bound, &index);
+    if (plan.height < best.height) best = std::move(plan);
   }
   const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
   return HeuristicResult(problem, std::move(best), "best-fit", took.count());

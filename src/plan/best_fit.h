@@ -7,8 +7,10 @@
 //   desc; size x length desc; first fit under breadth and area.
 // Every order helps somewhere (the MiniMalloc suite favours first-fit/first-step, real traces
 // favour breadth). Above 20000 buffers only the first three run, above 50000 the first two. Stops early when a run meets
-// the live-bytes lower bound. Fixed buffers are placed first in every run.
-// Cost: up to 9 runs of PlaceInOrder (plan/placement.h).
+// the live-bytes lower bound. Then, up to 10000 buffers, a critical-first repair: 20 rounds
+// (per gap rule) of "place, move the buffers that reach the top to the front of the order, place
+// again", starting from size order. Fixed buffers are placed first in every run.
+// Cost: up to 9 (+40 below 10000 buffers) runs of PlaceInOrder (plan/placement.h).
 #pragma once
 
 #include <string>

@@ -126,7 +126,7 @@ TEST(Reader, SingleByteFlipsNeverCrash) {
   EXPECT_GT(errors, 0u);
 }
 
-TEST(Reader, RandomBytesAreRejected) {
+TEST(Reader, RandomBytesNeverCrash) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 200; ++trial) {
     std::vector<uint8_t> junk(8 + rng() % 512);

@@ -47,6 +47,31 @@ TEST(Best, TiesGoToTheEarlierPlanner) {
   EXPECT_EQ(r->status, PlanStatus::kOptimal);
 }
 
+TEST(Best, MatchesTheExactSolverAndIsProvenOptimal) {
+  // Medium vector again: the exact solver proves the optimum; best must reach it too.
+  const Problem p = MakeProblem({{10, 0, 1}, {20, 1, 2}, {30, 2, 3}, {40, 3, 4}, {50, 0, 1}});
+  const PlannerEntry* optimal = FindPlanner("optimal");
+  ASSERT_NE(optimal, nullptr);
+  Result<PlanResult> exact = optimal->run(p, {});
+  ASSERT_TRUE(exact.ok()) << exact.status().ToString();
+  ASSERT_EQ(exact->status, PlanStatus::kOptimal);
+  Result<PlanResult> r = PlanBest(p, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->plan.height, exact->plan.height);
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+  EXPECT_EQ(r->lower_bound, exact->plan.height);
+}
+
+TEST(Best, ProvenInfeasibleCapacityIsReported) {
+  // Two 16-byte buffers alive together cannot fit in 24 bytes.
+  const Problem p = MakeProblem({{16, 0, 1}, {16, 1, 2}}, 24);
+  Result<PlanResult> r = PlanBest(p, {});
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->status, PlanStatus::kInfeasible);
+  EXPECT_EQ(r->plan.height, 32);  // the lowest plan found, above the capacity
+  EXPECT_TRUE(VerifyPlan(Problem{p.buffers, 0}, r->plan).ok());
+}
+
 TEST(Best, InvalidProblemIsAnError) {
   Result<PlanResult> r = PlanBest(MakeProblem({{16, 2, 1}}), {});
   ASSERT_FALSE(r.ok());
