@@ -62,4 +62,44 @@ inline KernelRun RunKernel(const rt::KernelRegistration* reg, std::vector<rt::Te
   return r;
 }
 
+// Runs only `prepare` through a context that records every scratch request size (in order), so
+// tests can compare them with the scratch rows of TFLM's golden memory plans.
+class ScratchRecorder final : public rt::KernelContext {
+ public:
+  explicit ScratchRecorder(rt::StandaloneContext* inner) : inner_(inner) {}
+  int32_t op_index() const override { return inner_->op_index(); }
+  const char* op_name() const override { return inner_->op_name(); }
+  int32_t op_version() const override { return inner_->op_version(); }
+  const tfl::Operator* op() const override { return inner_->op(); }
+  uint32_t num_inputs() const override { return inner_->num_inputs(); }
+  uint32_t num_outputs() const override { return inner_->num_outputs(); }
+  bool GetInput(uint32_t k, rt::TensorView* out) override { return inner_->GetInput(k, out); }
+  bool GetOutput(uint32_t k, rt::TensorView* out) override { return inner_->GetOutput(k, out); }
+  void* op_data() const override { return inner_->op_data(); }
+  void set_op_data(void* data) override { inner_->set_op_data(data); }
+  rt::Status AllocatePersistent(uint32_t bytes, void** out) override { return inner_->AllocatePersistent(bytes, out); }
+  rt::Status RequestScratch(uint32_t bytes, int32_t* index) override {
+    sizes.push_back(bytes);
+    return inner_->RequestScratch(bytes, index);
+  }
+  void* GetScratch(int32_t index) override { return inner_->GetScratch(index); }
+  void ReportV(const char* fmt, va_list args) override { inner_->ReportV(fmt, args); }
+
+  std::vector<uint32_t> sizes;
+
+ private:
+  rt::StandaloneContext* inner_;
+};
+
+inline std::vector<uint32_t> ScratchRequests(const rt::KernelRegistration* reg, std::vector<rt::TensorView*> inputs,
+                                             std::vector<rt::TensorView*> outputs, const tfl::Operator* op,
+                                             rt::Status* status) {
+  std::vector<uint8_t> memory(1 << 22);
+  rt::StandaloneContext inner(inputs.data(), static_cast<uint32_t>(inputs.size()), outputs.data(),
+                              static_cast<uint32_t>(outputs.size()), op, memory.data(), memory.size(), reg->name);
+  ScratchRecorder rec(&inner);
+  *status = reg->prepare(rec);
+  return rec.sizes;
+}
+
 }  // namespace arenaplan::testing

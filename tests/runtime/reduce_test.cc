@@ -3,6 +3,8 @@
 // quantization, as current TFLM does).
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
 
@@ -114,6 +116,28 @@ TEST(ReduceKernel, SumFloatAndMaxInt8) {
   EXPECT_EQ(qout[0], -1);
   EXPECT_EQ(qout[1], 7);
   EXPECT_EQ(qout[2], -3);
+}
+
+// tflm_mobilenet_v2_pt_int8's MEAN: int8 [1,7,7,1280] over axes [1,2] with keep_dims. TFLM's golden
+// plan has three scratch rows for it: 5120, 16, 16 bytes (sizes rounded up to 16).
+TEST(ReduceKernel, ScratchRequestsMatchGoldenPlan) {
+  std::vector<int8_t> in(7 * 7 * 1280), out(1280);
+  int32_t in_dims[4] = {1, 7, 7, 1280}, out_dims[4] = {1, 1, 1, 1280}, axes[2] = {1, 2}, axis_dims[1] = {2};
+  TensorView vi = MakeView(in.data(), TensorType::INT8, in_dims, 4, 0.07f, -9);
+  TensorView va = MakeView(axes, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out.data(), TensorType::INT8, out_dims, 4, 0.07f, -9);
+  auto op = ReducerOp(true);
+  Status s = Status::kOk;
+  auto sizes = ScratchRequests(rt::Register_MEAN(), {&vi, &va}, {&vo}, op->op, &s);
+  ASSERT_EQ(s, Status::kOk);
+  EXPECT_EQ(sizes, (std::vector<uint32_t>{5120, 16, 8}));
+  // float MEAN (tfls_nl_classifier_movie_review_f32): only the index and axis buffers (16, 16).
+  std::vector<float> fin(7 * 7 * 1280), fout(1280);
+  TensorView vf = MakeView(fin.data(), TensorType::FLOAT32, in_dims, 4);
+  TensorView vfo = MakeView(fout.data(), TensorType::FLOAT32, out_dims, 4);
+  sizes = ScratchRequests(rt::Register_MEAN(), {&vf, &va}, {&vfo}, op->op, &s);
+  ASSERT_EQ(s, Status::kOk);
+  EXPECT_EQ(sizes, (std::vector<uint32_t>{16, 8}));
 }
 
 TEST(ReduceKernel, RejectsBadAxisAndOutputSize) {

@@ -2,6 +2,8 @@
 // hand-computed strided scatters for float, int8 (zero points) and int16x8 (int64 bias).
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
 
@@ -82,6 +84,26 @@ TEST(TransposeConvKernel, Int16WithInt64Bias) {
   for (int i = 0; i < 5; ++i) EXPECT_EQ(out[i], want[i]) << i;
   // The int64 accumulators live in scratch: 5 outputs x 8 bytes on top of op data.
   EXPECT_GE(r.memory_used, 40u);
+}
+
+// tflm_ops/seanet_transpose_conv_transpose_conv0: int16 [1,1,5,64] -> [1,3,12,64]. TFLM's golden plan
+// has one scratch row of 18432 bytes: 2304 int64 accumulators.
+TEST(TransposeConvKernel, Int16ScratchMatchesGoldenPlan) {
+  std::vector<int16_t> in(5 * 64), out(3 * 12 * 64);
+  std::vector<int8_t> w(64 * 1 * 1 * 64);
+  std::vector<int64_t> b(64);
+  int32_t shape[4] = {1, 3, 12, 64}, shape_dims[1] = {4}, in_dims[4] = {1, 1, 5, 64}, w_dims[4] = {64, 1, 1, 64};
+  int32_t b_dims[1] = {64};
+  TensorView vs = MakeView(shape, TensorType::INT32, shape_dims, 1);
+  TensorView vw = MakeView(w.data(), TensorType::INT8, w_dims, 4, 0.01f, 0);
+  TensorView vi = MakeView(in.data(), TensorType::INT16, in_dims, 4, 0.001f, 0);
+  TensorView vb = MakeView(b.data(), TensorType::INT64, b_dims, 1);
+  TensorView vo = MakeView(out.data(), TensorType::INT16, shape, 4, 0.001f, 0);
+  auto op = TcOp(tfl::Padding::SAME, 2);
+  Status s = Status::kOk;
+  auto sizes = ScratchRequests(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, &vb}, {&vo}, op->op, &s);
+  ASSERT_EQ(s, Status::kOk);
+  EXPECT_EQ(sizes, (std::vector<uint32_t>{18432}));
 }
 
 }  // namespace

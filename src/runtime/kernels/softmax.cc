@@ -290,7 +290,7 @@ void SoftmaxInt16(const SoftmaxData& d, const int16_t* x, int16_t* y, int32_t ou
     const int32_t sym_shifted_sum = shifted_sum + (-((1 << 15) + (1 << 16)));
     const int16_t reciprocal = LutLookup(SaturateInt16(sym_shifted_sum), d.one_over_one_plus_x_lut);
     const int right_shift = 31 - headroom_plus_one;
-    const int64_t round = static_cast<int64_t>(1) << (right_shift - 1);
+    const int64_t round = right_shift > 0 ? static_cast<int64_t>(1) << (right_shift - 1) : 0;
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t r = static_cast<int32_t>((static_cast<int64_t>(exps[c]) * reciprocal + round) >> right_shift);
       y[i * depth + c] = static_cast<int16_t>(r < 0 ? 0 : (r > 32767 ? 32767 : r));
