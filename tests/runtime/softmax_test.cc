@@ -100,6 +100,29 @@ TEST(SoftmaxKernel, Int16LutPathNearQuarter) {
   for (int i = 5; i < 8; ++i) EXPECT_LE(out[i], 2) << i;
 }
 
+// TFLM softmax_test.cc Softmax2DQuantizedInt8/Int16ShouldMatchGolden: inputs {1..5, -1..-5} with
+// scale 0.1, float goldens quantized to the output scale, tolerance 1 quantization step.
+template <typename T>
+void CheckTflmQuantizedGolden(TensorType type, float out_scale, int32_t out_zp) {
+  const float input[10] = {1, 2, 3, 4, 5, -1, -2, -3, -4, -5};
+  const float golden[10] = {0.011656231f, 0.031684921f, 0.086128544f, 0.234121657f, 0.636408647f,
+                            0.636408647f, 0.234121657f, 0.086128544f, 0.031684921f, 0.011656231f};
+  T in[10], out[10];
+  for (int i = 0; i < 10; ++i) in[i] = static_cast<T>(std::round(input[i] / 0.1f));
+  int32_t dims[2] = {2, 5};
+  TensorView vi = MakeView(in, type, dims, 2, 0.1f, 0), vo = MakeView(out, type, dims, 2, out_scale, out_zp);
+  auto op = SoftmaxOp(1.0f);
+  auto r = RunKernel(rt::Register_SOFTMAX(), {&vi}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  for (int i = 0; i < 10; ++i) {
+    const float want = std::round(golden[i] / out_scale) + static_cast<float>(out_zp);
+    EXPECT_NEAR(out[i], want, 1.0f) << i;
+  }
+}
+
+TEST(SoftmaxKernel, Int8TflmGolden) { CheckTflmQuantizedGolden<int8_t>(TensorType::INT8, 1.0f / 256, -128); }
+TEST(SoftmaxKernel, Int16TflmGolden) { CheckTflmQuantizedGolden<int16_t>(TensorType::INT16, 1.0f / 32768, 0); }
+
 TEST(SoftmaxKernel, RejectsWrongInt8OutputQuantization) {
   int8_t in[2] = {}, out[2] = {};
   int32_t dims[2] = {1, 2};
