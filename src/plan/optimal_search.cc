@@ -54,7 +54,10 @@ struct DecisionSearch::Impl {
 
   // ---- search state ----
   Bytes capacity = 0;
-  const int* rank = nullptr;
+  std::vector<int> rank;          // static rank per buffer for this run (groups re-rank theirs)
+  std::vector<std::pair<int, int>> rank_save;  // (buffer, rank) of re-ranked groups, to restore
+  std::string order_;
+  bool rerank_groups = true;      // re-rank split groups by their remaining loads
   std::vector<Offset> minoff, off;
   std::vector<uint8_t> placed;
   std::vector<Bytes> floor_, total;
@@ -62,8 +65,7 @@ struct DecisionSearch::Impl {
   std::vector<Candidate> stack;
   std::vector<int> cuts;          // per section boundary b (between b-1 and b): unplaced spanning it
   std::vector<int> members;       // component member lists, nested (top: every buffer)
-  std::vector<int> affected;      // sections whose unplaced minimum offset may have risen
-  std::vector<int64_t> stamp;     // per section: last placement that marked it affected
+  std::vector<int> witness;       // per section: a hint, an unplaced member with minoff <= floor
   int64_t placement_id = 0;
   bool cut_opened = false;        // the last placement emptied some section boundary
   Offset cur_offset = 0;
@@ -79,6 +81,7 @@ struct DecisionSearch::Impl {
               std::vector<Offset>* offsets);
   bool Dfs(size_t first_member, int count, int remaining, int sec_lo, int sec_hi);
   bool SolveSplit(size_t first_member, int count);
+  void ReRank(size_t from, size_t to);
   bool Place(int x, Offset p, int sec_lo, int sec_hi, int* unplaced_neighbours);
   void Unplace(int x, size_t minoff_mark, size_t floor_mark);
 };
@@ -167,7 +170,7 @@ DecisionSearch::Impl::Impl(const std::vector<Buffer>& buffers) {
   for (int i = 0; i < n; ++i) {
     for (int b = span_begin[i] + 1; b < span_end[i]; ++b) ++cuts[b];
   }
-  stamp.assign(num_sections, -1);
+  witness.assign(num_sections, -1);
   minoff.assign(n, 0);
   off.assign(n, 0);
   placed.assign(n, 0);
@@ -210,8 +213,6 @@ const std::vector<int>& DecisionSearch::Impl::RankFor(const std::string& order) 
 bool DecisionSearch::Impl::Place(int x, Offset p, int sec_lo, int sec_hi, int* unplaced_neighbours) {
   placed[x] = 1;
   off[x] = p;
-  ++placement_id;
-  affected.clear();
   const Offset top = p + size[x];
   const bool x_online = fixed[x] == kUnfixed;
   int count = 0;
@@ -224,13 +225,6 @@ bool DecisionSearch::Impl::Place(int x, Offset p, int sec_lo, int sec_hi, int* u
     if (need > minoff[y]) {
       minoff_log.emplace_back(y, minoff[y]);
       minoff[y] = need;
-      if (fixed[y] != kUnfixed) continue;
-      for (int s = span_begin[y]; s < span_end[y]; ++s) {
-        if (stamp[s] != placement_id) {
-          stamp[s] = placement_id;
-          affected.push_back(s);
-        }
-      }
     }
   }
   *unplaced_neighbours = count;
@@ -245,24 +239,29 @@ bool DecisionSearch::Impl::Place(int x, Offset p, int sec_lo, int sec_hi, int* u
     }
     if (x_online) total[s] -= size[x];
   }
-  // Unplaced buffers of a section all sit at or above the lowest of their minimum offsets.
-  for (int s : affected) {
-    if (total[s] == 0) continue;
-    Offset lowest = kInf;
-    for (int k = sec_start[s]; k < sec_start[s + 1]; ++k) {
-      const int y = sec_members[k];
-      if (!placed[y] && fixed[y] == kUnfixed) lowest = std::min(lowest, minoff[y]);
-    }
-    if (lowest > floor_[s]) {
-      floor_log.emplace_back(s, floor_[s]);
-      floor_[s] = lowest;
-    }
-  }
   // Every unplaced online buffer of a section sits above its floor and above p (canonical order),
   // and they pairwise overlap in time: they stack. Only the current component's sections: the
-  // canonical order says nothing about other components.
+  // canonical order says nothing about other components. The floor is also raised to the lowest
+  // minimum offset of the section's unplaced buffers; a still-valid witness (an unplaced member at
+  // or below the floor) proves it cannot rise and spares the rescan. Witnesses need no undo: they
+  // are re-checked on every use.
   for (int s = sec_lo; s < sec_hi; ++s) {
     if (total[s] == 0) continue;
+    const int w = witness[s];
+    if (w < 0 || placed[w] || minoff[w] > floor_[s]) {
+      Offset lowest = kInf;
+      for (int k = sec_start[s]; k < sec_start[s + 1]; ++k) {
+        const int y = sec_members[k];
+        if (placed[y] || fixed[y] != kUnfixed || minoff[y] >= lowest) continue;
+        lowest = minoff[y];
+        witness[s] = y;
+        if (lowest <= floor_[s]) break;
+      }
+      if (lowest > floor_[s]) {
+        floor_log.emplace_back(s, floor_[s]);
+        floor_[s] = lowest;
+      }
+    }
     if (std::max(floor_[s], p) + total[s] > capacity) return false;
   }
   return true;
@@ -375,6 +374,34 @@ bool DecisionSearch::Impl::Dfs(size_t first_member, int count, int remaining, in
   return false;
 }
 
+// Sorts members[from, to) by the run's order with T = the busiest remaining load now, and gives
+// them ranks 0.. (saving the old ones on rank_save).
+void DecisionSearch::Impl::ReRank(size_t from, size_t to) {
+  for (size_t k = from; k < to; ++k) rank_save.emplace_back(members[k], rank[members[k]]);
+  auto key = [&](int i, char c) -> __int128 {
+    switch (c) {
+      case 'A': return static_cast<__int128>(size[i]) * width[i];
+      case 'C': return span_end[i] - span_begin[i];
+      case 'T': {
+        Bytes t = 0;
+        for (int s = span_begin[i]; s < span_end[i]; ++s) t = std::max(t, total[s]);
+        return t;
+      }
+      case 'W': return width[i];
+      case 'Z': return size[i];
+      default: return 0;
+    }
+  };
+  std::sort(members.begin() + from, members.begin() + to, [&](int a, int b) {
+    for (char c : order_) {
+      const __int128 ka = key(a, c), kb = key(b, c);
+      if (ka != kb) return ka > kb;
+    }
+    return a < b;
+  });
+  for (size_t k = from; k < to; ++k) rank[members[k]] = static_cast<int>(k - from);
+}
+
 // After a placement emptied a section boundary: the unplaced members fall apart into groups that
 // share no time; each is solved on its own (one failing fails the node, no cross-product).
 bool DecisionSearch::Impl::SolveSplit(size_t first_member, int count) {
@@ -398,7 +425,20 @@ bool DecisionSearch::Impl::SolveSplit(size_t first_member, int count) {
       ++e;
     }
     const int group_count = static_cast<int>(e - g);
-    if (!Dfs(g, group_count, group_count, lo, reach)) {
+    // A group is a problem of its own above the placed buffers: its canonical order starts afresh,
+    // with ranks from the remaining loads.
+    const size_t save_mark = rank_save.size();
+    if (rerank_groups) ReRank(g, e);
+    const Offset saved_offset = cur_offset;
+    const int saved_rank = cur_rank;
+    cur_offset = 0;
+    cur_rank = -1;
+    const bool ok = Dfs(g, group_count, group_count, lo, reach);
+    cur_offset = saved_offset;
+    cur_rank = saved_rank;
+    for (size_t k = save_mark; k < rank_save.size(); ++k) rank[rank_save[k].first] = rank_save[k].second;
+    rank_save.resize(save_mark);
+    if (!ok) {
       found = false;
       break;
     }
@@ -411,7 +451,8 @@ bool DecisionSearch::Impl::SolveSplit(size_t first_member, int count) {
 Outcome DecisionSearch::Impl::Run(Bytes cap, const std::string& order, int64_t node_budget,
                                   const Limits& lim, std::vector<Offset>* offsets) {
   capacity = cap;
-  rank = RankFor(order).data();
+  rank = RankFor(order);
+  order_ = order;
   budget = node_budget;
   limits = lim;
   out = offsets;
@@ -446,12 +487,17 @@ Outcome DecisionSearch::Run(Bytes capacity, const std::string& order, int64_t no
 }
 
 Outcome DecisionSearch::Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+  // Three static orders, each with split groups re-ranked by their remaining loads or not: no
+  // single variant wins on every instance, the restarts cap the loss to a small factor.
   static const char* const kOrders[] = {"WAT", "TAW", "TWA"};
   int64_t node_budget = 2 * static_cast<int64_t>(impl_->n) + 64;
   while (true) {
-    for (const char* order : kOrders) {
-      const Outcome r = impl_->Run(capacity, order, node_budget, limits, offsets);
-      if (r != Outcome::kBudget) return r;
+    for (bool rerank : {true, false}) {
+      for (const char* order : kOrders) {
+        impl_->rerank_groups = rerank;
+        const Outcome r = impl_->Run(capacity, order, node_budget, limits, offsets);
+        if (r != Outcome::kBudget) return r;
+      }
     }
     node_budget *= 2;
   }
