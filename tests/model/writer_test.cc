@@ -97,3 +97,50 @@ TEST(ModelCopy, RejectsInvalidInput) {
 
 }  // namespace
 }  // namespace arenaplan::model
+
+#include "schema/tflite_subset_generated.h"
+
+namespace arenaplan::model {
+namespace {
+
+// The demo model's builtin options read back through the schema (what a runtime sees).
+TEST(DemoModel, OptionsAndWeightsAreWritten) {
+  const auto bytes = DemoModel();
+  auto m = ReadModel(bytes.data(), bytes.size());
+  ASSERT_TRUE(m.ok()) << m.status().ToString();
+  ASSERT_EQ(m->subgraphs.size(), 1u);
+  EXPECT_EQ(m->subgraphs[0].operators.size(), 14u);
+  EXPECT_EQ(m->subgraphs[0].tensors.size(), 32u);
+  const auto* ops = tfl::GetModel(bytes.data())->subgraphs()->Get(0)->operators();
+  const auto* conv = ops->Get(0)->builtin_options_as_Conv2DOptions();
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->stride_w(), 1);
+  EXPECT_EQ(conv->padding(), tfl::Padding::SAME);
+  EXPECT_EQ(conv->fused_activation_function(), tfl::ActivationFunctionType::RELU);
+  const auto* dw = ops->Get(1)->builtin_options_as_DepthwiseConv2DOptions();
+  ASSERT_NE(dw, nullptr);
+  EXPECT_EQ(dw->stride_h(), 2);
+  EXPECT_EQ(dw->depth_multiplier(), 1);
+  const auto* pool = ops->Get(10)->builtin_options_as_Pool2DOptions();
+  ASSERT_NE(pool, nullptr);
+  EXPECT_EQ(pool->filter_width(), 8);
+  EXPECT_EQ(pool->padding(), tfl::Padding::VALID);
+  const auto* reshape = ops->Get(11)->builtin_options_as_ReshapeOptions();
+  ASSERT_NE(reshape, nullptr);
+  EXPECT_EQ(std::vector<int32_t>(reshape->new_shape()->begin(), reshape->new_shape()->end()),
+            (std::vector<int32_t>{1, 16}));
+  ASSERT_NE(ops->Get(12)->builtin_options_as_FullyConnectedOptions(), nullptr);
+  const auto* softmax = ops->Get(13)->builtin_options_as_SoftmaxOptions();
+  ASSERT_NE(softmax, nullptr);
+  EXPECT_EQ(softmax->beta(), 1.0f);
+  // Conv weights [8, 3, 3, 3] float32 are constant and 16-aligned in the file.
+  const Tensor& w = m->subgraphs[0].tensors[1];
+  EXPECT_EQ(w.shape, (std::vector<int32_t>{8, 3, 3, 3}));
+  ASSERT_TRUE(w.has_data);
+  EXPECT_EQ(m->buffers[w.buffer].size, 8u * 27 * 4);
+  EXPECT_EQ((m->buffers[w.buffer].data - bytes.data()) % 16, 0);
+  EXPECT_EQ(DemoModel(), bytes);  // deterministic
+}
+
+}  // namespace
+}  // namespace arenaplan::model
