@@ -1,4 +1,4 @@
-// ADD for float32, int8 and int16 (with broadcasting), bit-exact with TFLM's reference kernels.
+// ADD for float32, int8, int16 and int32 (with broadcasting), bit-exact with TFLM's reference kernels.
 // int8/int16: both inputs are rescaled to a common scale 2 * max(s1, s2) with 20 (int16: 15) bits of headroom,
 // summed, then rescaled to the output (TFLM add_common.cc); every multiplier comes from
 // QuantizeMultiplierSmallerThanOneExp.
@@ -30,7 +30,8 @@ Status Prepare(KernelContext& ctx) {
     return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s",
                     TypeName(a.type), TypeName(b.type), TypeName(out.type));
   }
-  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
+  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16 &&
+      out.type != TensorType::INT32) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
   }
   void* mem = nullptr;
@@ -42,7 +43,10 @@ Status Prepare(KernelContext& ctx) {
   }
   const auto* opts = Options<tfl::AddOptions>(ctx);
   const auto act = opts != nullptr ? opts->fused_activation_function() : tfl::ActivationFunctionType::NONE;
-  if (out.type == TensorType::FLOAT32) {
+  if (out.type == TensorType::INT32) {
+    // TFLM: plain int32 sum, activation range forced to the full int32 range (fused activation
+    // ignored).
+  } else if (out.type == TensorType::FLOAT32) {
     if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
       return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
     }
@@ -97,6 +101,15 @@ Status Eval(KernelContext& ctx) {
     ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
       const float v = x[i] + y[j];
       z[o] = v < d->act_min_f ? d->act_min_f : (v > d->act_max_f ? d->act_max_f : v);
+    });
+    return Status::kOk;
+  }
+  if (out.type == TensorType::INT32) {
+    const int32_t* x = a.As<int32_t>();
+    const int32_t* y = b.As<int32_t>();
+    int32_t* z = out.As<int32_t>();
+    ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
+      z[o] = static_cast<int32_t>(static_cast<uint32_t>(x[i]) + static_cast<uint32_t>(y[j]));  // wraps like TFLM
     });
     return Status::kOk;
   }
