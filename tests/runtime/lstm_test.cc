@@ -130,6 +130,40 @@ struct Int8Node : Node<int8_t, int32_t, int16_t> {
   float Out(size_t i) const { return (output[i] - kHiddenZp) * kHiddenScale; }
 };
 
+// int16 activations, int8 weights, int64 bias, int16 cell; TFLM's Get2X2Int16LstmQuantizationSettings.
+struct Int16Node : Node<int16_t, int64_t, int16_t> {
+  static constexpr float kInScale = 3.0518044e-5f;
+  static constexpr float kHiddenScale = 2.1362956633198035e-05f;
+  static constexpr float kCellScale = 0.00024414062f;
+
+  Int16Node(int32_t batch, int32_t steps, const float* seq) {
+    in_dims[0] = batch; in_dims[1] = steps; in_dims[2] = 2;
+    out_dims[0] = batch; out_dims[1] = steps; out_dims[2] = 2;
+    state_dims[0] = batch; state_dims[1] = 2;
+    for (int32_t i = 0; i < batch * steps * 2; ++i) {
+      input.push_back(Clamp<int16_t>(std::lround(seq[i] / kInScale), -32768, 32767));
+    }
+    hidden.assign(static_cast<size_t>(batch) * 2, 0);
+    cell.assign(static_cast<size_t>(batch) * 2, 0);
+    output.assign(static_cast<size_t>(batch) * steps * 2, 0);
+    views[0] = MakeView(input.data(), TensorType::INT16, in_dims, 3, kInScale, 0);
+    for (int g = 0; g < 4; ++g) {
+      const float ws = Int8Node::WeightScale(g);
+      for (int k = 0; k < 4; ++k) w8[g].push_back(Clamp<int8_t>(std::lround(kInputW[g][k] / ws), -127, 127));
+      w8[4 + g] = w8[g];
+      views[1 + g] = MakeView(w8[g].data(), TensorType::INT8, w_dims, 2, ws, 0);
+      views[5 + g] = MakeView(w8[4 + g].data(), TensorType::INT8, w_dims, 2, ws, 0);
+      for (int k = 0; k < 2; ++k) bias[g].push_back(std::llround(kBias[g][k] / (ws * kInScale)));
+      views[12 + g] = MakeView(bias[g].data(), TensorType::INT64, b_dims, 1, ws * kInScale, 0);
+    }
+    views[18] = MakeView(hidden.data(), TensorType::INT16, state_dims, 2, kHiddenScale, 0);
+    views[19] = MakeView(cell.data(), TensorType::INT16, state_dims, 2, kCellScale, 0);
+    out_view = MakeView(output.data(), TensorType::INT16, out_dims, 3, kHiddenScale, 0);
+    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19}) ins[i] = &views[i];
+  }
+  float Out(size_t i) const { return output[i] * kHiddenScale; }
+};
+
 const KernelRegistration& Lstm() { return *Register_UNIDIRECTIONAL_SEQUENCE_LSTM(); }
 
 TEST(LstmTest, FloatMatchesTflmGolden2x3x2x2) {
@@ -178,6 +212,16 @@ TEST(LstmTest, Int8CloseToTflmFloatGolden) {
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * Int8Node::kCellScale, kExpectedCell[i], 0.02) << i;
   // Scratch: four batch x state int16 buffers.
   EXPECT_GE(ctx.memory_used(), 4u * 2u * 2u * 2u);
+}
+
+TEST(LstmTest, Int16x8CloseToTflmFloatGolden) {
+  Int16Node n(2, 3, kSeq);
+  auto op = LstmOp(6.0f);
+  std::vector<uint8_t> mem(1 << 14);
+  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
+  for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.Out(i), kExpectedOutput[i], 0.02) << "output " << i;
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * Int16Node::kCellScale, kExpectedCell[i], 0.02) << i;
 }
 
 TEST(LstmTest, Int8StateCarriesAcrossInvokesExactly) {
