@@ -2,13 +2,12 @@
 // ToProblem -> lower bound, TFLM greedy plan and its verification. Must never crash, whatever
 // the input; a plan that does not verify is a bug (abort).
 //
-// Build and run (libraries instrumented too, so coverage and ASan reach the reader):
+// Build and run (-DARENAPLAN_FUZZ=ON instruments every library, so coverage and ASan reach the
+// reader); scripts/test.sh does this in CI for a bounded time:
 //   CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DARENAPLAN_FUZZ=ON \
-//     -DARENAPLAN_BUILD_TESTS=OFF -DARENAPLAN_BUILD_BENCH=OFF \
-//     "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
+//     -DARENAPLAN_BUILD_TESTS=OFF -DARENAPLAN_BUILD_BENCH=OFF
 //   ninja -C build-fuzz model_fuzzer
-//   mkdir -p /tmp/fuzz-new && build-fuzz/fuzz/model_fuzzer -max_total_time=30 /tmp/fuzz-new \
-//     ../shared/models ../shared/models/tflm_ops      (new inputs go to the first, writable, folder)
+//   scripts/run-fuzzer.sh build-fuzz/fuzz/model_fuzzer 60
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>

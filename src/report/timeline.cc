@@ -8,11 +8,22 @@
 namespace arenaplan::report {
 namespace {
 
-std::string HumanBytes(int64_t b) {
+// One unit for a whole axis (chosen from its largest value) so that labels line up.
+struct Unit {
+  double divisor;
+  const char* suffix;
+};
+
+Unit UnitFor(int64_t largest) {
+  if (largest >= 10 * 1024 * 1024) return {1048576.0, "M"};
+  if (largest >= 10 * 1024) return {1024.0, "K"};
+  return {1.0, ""};
+}
+
+std::string HumanBytes(int64_t b, Unit u) {
   char buf[32];
-  if (b >= 10 * 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1fM", b / 1048576.0);
-  else if (b >= 10 * 1024) std::snprintf(buf, sizeof buf, "%.1fK", b / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(b));
+  if (u.divisor == 1.0) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(b));
+  else std::snprintf(buf, sizeof buf, "%.1f%s", b / u.divisor, u.suffix);
   return buf;
 }
 
@@ -74,24 +85,25 @@ std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan,
     }
   }
 
+  const Unit unit = UnitFor(plan.height);
   std::string out;
   char line[160];
   std::snprintf(line, sizeof line, "address (%s per row) down, time across (steps %lld..%lld, %s per column)\n",
-                HumanBytes(static_cast<int64_t>(height / rows + 0.5)).c_str(), static_cast<long long>(t0),
+                HumanBytes(static_cast<int64_t>(height / rows + 0.5), unit).c_str(), static_cast<long long>(t0),
                 static_cast<long long>(t1),
                 steps == cols ? "1 step" : (std::to_string((steps + cols - 1) / cols) + " steps").c_str());
   out += line;
   for (int r = 0; r < rows; ++r) {
-    std::snprintf(line, sizeof line, "%9s |", HumanBytes(static_cast<int64_t>(r * height / rows)).c_str());
+    std::snprintf(line, sizeof line, "%9s |", HumanBytes(static_cast<int64_t>(r * height / rows), unit).c_str());
     out += line;
     out += grid[r];
     out += "|\n";
   }
-  std::snprintf(line, sizeof line, "%9s +", HumanBytes(plan.height).c_str());
+  std::snprintf(line, sizeof line, "%9s +", HumanBytes(plan.height, unit).c_str());
   out += line + std::string(cols, '-') + "+\n";
   std::string marks(cols, ' ');
   for (int c = 0; c < cols; ++c) if (live_col[c] == peak) marks[c] = '^';
-  out += "     peak  " + marks + "  live peak " + HumanBytes(peak) + "\n";
+  out += "     peak  " + marks + "  live peak " + HumanBytes(peak, unit) + "\n";
   out += "legend (largest size x lifetime first):\n";
   for (size_t k = 0; k < order.size() && k < 26; ++k) {
     const size_t i = order[k];
