@@ -199,8 +199,10 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
     if (r == Outcome::kCancelled) break;
     if (r != Outcome::kFound) lo = probe + g;  // refuted, or unknown: look higher for a plan
   }
-  // Spend what is left on proving the best height (the probe just below it).
-  if (!piece.best.empty() && piece.proven_lb < piece.best_h && piece.best_h - g >= piece.lb &&
+  // Spend what is left on proving the best height (the probe just below it), unless another
+  // piece already holds the arena at least this high.
+  if (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h &&
+      piece.best_h - g >= piece.lb &&
       clock.remaining() > 0 && !clock.cancelled()) {
     Probe(piece, piece.best_h - g, clock.deadline, clock);
   }
@@ -267,6 +269,13 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   if (!options.minimize) {
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
+      // A tight capacity is often found much faster than a loose one: try the bound briefly.
+      if (p.lb < capacity) {
+        const double share = std::min(0.25, clock.remaining() * 0.1);
+        const auto quick = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                              std::chrono::duration<double>(share));
+        if (Probe(p, p.lb, std::min(quick, clock.deadline), clock) == Outcome::kFound) continue;
+      }
       const Outcome r = Probe(p, capacity, clock.deadline, clock);
       if (r == Outcome::kNotFound) return finish(PlanStatus::kInfeasible);
       if (r == Outcome::kTimeout) {

@@ -19,7 +19,7 @@
 //    greedy). A NOT_FOUND proof at H refutes all heights <= H; a timeout proves nothing.
 // Cost: O(n + S + E) memory (S sections, E overlapping pairs); per search node O(n log n + S).
 // The search is exponential in the worst case; time_limit_seconds and cancel bound it (the clock is
-// read every 64 nodes).
+// read every 8 nodes).
 #pragma once
 
 #include "plan/planner.h"
