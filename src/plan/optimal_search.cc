@@ -58,6 +58,7 @@ struct DecisionSearch::Impl {
   std::vector<std::pair<int, int>> rank_save;  // (buffer, rank) of re-ranked groups, to restore
   std::string order_;
   bool rerank_groups = true;      // re-rank split groups by their remaining loads
+  std::vector<Bytes> busiest_now; // ReRank scratch: busiest remaining load per buffer
   std::vector<Offset> minoff, off;
   std::vector<uint8_t> placed;
   std::vector<Bytes> floor_, total;
@@ -81,6 +82,21 @@ struct DecisionSearch::Impl {
               std::vector<Offset>* offsets);
   bool Dfs(size_t first_member, int count, int remaining, int sec_lo, int sec_hi);
   bool SolveSplit(size_t first_member, int count);
+  // Reads the clock / cancel flag every 8 calls (a placement costs microseconds, the clock ~25 ns);
+  // sets stop when the run must end.
+  bool OutOfTime() {
+    if ((++clock_ticks & 7) != 0) return false;
+    if (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) {
+      stop = Outcome::kCancelled;
+      return true;
+    }
+    if (std::chrono::steady_clock::now() >= limits.deadline) {
+      stop = Outcome::kTimeout;
+      return true;
+    }
+    return false;
+  }
+  int64_t clock_ticks = 0;
   void ReRank(size_t from, size_t to);
   bool Place(int x, Offset p, int sec_lo, int sec_hi, int* unplaced_neighbours);
   void Unplace(int x, size_t minoff_mark, size_t floor_mark);
@@ -171,6 +187,7 @@ DecisionSearch::Impl::Impl(const std::vector<Buffer>& buffers) {
     for (int b = span_begin[i] + 1; b < span_end[i]; ++b) ++cuts[b];
   }
   witness.assign(num_sections, -1);
+  busiest_now.assign(n, 0);
   minoff.assign(n, 0);
   off.assign(n, 0);
   placed.assign(n, 0);
@@ -290,16 +307,7 @@ bool DecisionSearch::Impl::Dfs(size_t first_member, int count, int remaining, in
                                int sec_hi) {
   if (remaining == 0) return true;
   ++run_nodes;
-  if ((run_nodes & 7) == 0) {  // a node costs microseconds; the clock ~25 ns
-    if (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) {
-      stop = Outcome::kCancelled;
-      return false;
-    }
-    if (std::chrono::steady_clock::now() >= limits.deadline) {
-      stop = Outcome::kTimeout;
-      return false;
-    }
-  }
+  if (OutOfTime()) return false;
   if (budget > 0 && run_nodes > budget) {
     stop = Outcome::kBudget;
     return false;
@@ -357,6 +365,10 @@ bool DecisionSearch::Impl::Dfs(size_t first_member, int count, int remaining, in
     Unplace(c.index, minoff_mark, floor_mark);
     cur_offset = saved_offset;
     cur_rank = saved_rank;
+    if (!found && OutOfTime()) {
+      stack.resize(begin);
+      return false;
+    }
     if (found) {
       (*out)[c.index] = c.offset;
       stack.resize(begin);
@@ -378,15 +390,17 @@ bool DecisionSearch::Impl::Dfs(size_t first_member, int count, int remaining, in
 // them ranks 0.. (saving the old ones on rank_save).
 void DecisionSearch::Impl::ReRank(size_t from, size_t to) {
   for (size_t k = from; k < to; ++k) rank_save.emplace_back(members[k], rank[members[k]]);
+  for (size_t k = from; k < to; ++k) {
+    const int i = members[k];
+    Bytes t = 0;
+    for (int s = span_begin[i]; s < span_end[i]; ++s) t = std::max(t, total[s]);
+    busiest_now[i] = t;
+  }
   auto key = [&](int i, char c) -> __int128 {
     switch (c) {
       case 'A': return static_cast<__int128>(size[i]) * width[i];
       case 'C': return span_end[i] - span_begin[i];
-      case 'T': {
-        Bytes t = 0;
-        for (int s = span_begin[i]; s < span_end[i]; ++s) t = std::max(t, total[s]);
-        return t;
-      }
+      case 'T': return busiest_now[i];
       case 'W': return width[i];
       case 'Z': return size[i];
       default: return 0;
@@ -465,6 +479,7 @@ Outcome DecisionSearch::Impl::Run(Bytes cap, const std::string& order, int64_t n
     if (size[i] > cap || (fixed[i] != kUnfixed && fixed[i] + size[i] > cap)) return Outcome::kNotFound;
   }
   offsets->assign(n, 0);
+  stack.clear();
   members.resize(n);
   for (int i = 0; i < n; ++i) members[i] = i;
   const bool found = Dfs(0, n, n, 0, num_sections);
