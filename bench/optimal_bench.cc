@@ -6,7 +6,8 @@
 // Every plan is checked with VerifyPlan. Also registers Google Benchmark cases for a few models.
 //
 // Usage: optimal_bench [--instances=ABC...] [--limit=SECONDS] [--skip-minimize] [--skip-models]
-//                      [--skip-instances] [benchmark flags]
+//                      [--skip-instances] [--skip-limits] [benchmark flags]
+// Last table: the time limit's precision on a hard synthetic instance (limit vs wall time).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -187,6 +189,46 @@ void RunModels(double limit) {
   std::printf("models: %d, proven optimal: %d, total %.3f s, slowest %.3f s\n", count, optimal, total, worst);
 }
 
+// Zero-slack guillotine packing with five sizes bumped: too hard to prove in the limits below.
+void Cut(std::mt19937& rng, int64_t lo, int64_t hi, int64_t t0, int64_t t1, int depth, Problem* p) {
+  if (depth == 0 || (hi - lo < 2 && t1 - t0 < 1)) {
+    p->buffers.push_back(Buffer{hi - lo, t0, t1});
+    return;
+  }
+  if ((rng() % 2 == 0 && hi - lo >= 2) || t1 - t0 < 1) {
+    const int64_t m = lo + 1 + static_cast<int64_t>(rng() % (hi - lo - 1));
+    Cut(rng, lo, m, t0, t1, depth - 1, p);
+    Cut(rng, m, hi, t0, t1, depth - 1, p);
+  } else {
+    const int64_t m = t0 + static_cast<int64_t>(rng() % (t1 - t0));
+    Cut(rng, lo, hi, t0, m, depth - 1, p);
+    Cut(rng, lo, hi, m + 1, t1, depth - 1, p);
+  }
+}
+
+// How closely time_limit_seconds is honoured (wall clock around the whole call).
+void RunTimeLimits() {
+  std::printf("\n%-6s %-8s %10s %10s %-10s %8s %8s\n", "seed", "limit_s", "took_s", "over_ms", "status",
+              "height", "bound");
+  for (uint32_t seed : {1u, 2u, 4u}) {
+    std::mt19937 rng(seed);
+    Problem p;
+    Cut(rng, 0, 1000, 0, 99, 8, &p);
+    for (int i = 0; i < 5; ++i) p.buffers[rng() % p.buffers.size()].size += 1;
+    for (double limit : {0.01, 0.05, 0.2, 1.0}) {
+      PlannerOptions o;
+      o.time_limit_seconds = limit;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = PlanOptimal(p, o);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::printf("%-6u %-8.2f %10.4f %10.2f %-10s %8lld %8lld\n", seed, limit, took, (took - limit) * 1e3,
+                  r.ok() ? PlanStatusName(r->status) : "error",
+                  static_cast<long long>(r.ok() ? r->plan.height : 0),
+                  static_cast<long long>(r.ok() ? r->lower_bound : 0));
+    }
+  }
+}
+
 void BM_OptimalGoldenPlan(benchmark::State& state, std::string path) {
   int64_t head = 0;
   Problem p = ReadGoldenPlan(path, &head);
@@ -203,7 +245,7 @@ void BM_OptimalGoldenPlan(benchmark::State& state, std::string path) {
 int main(int argc, char** argv) {
   std::string which = "ABCDEFGHIJK";
   double limit = 60;
-  bool minimize = true, models = true, instances = true;
+  bool minimize = true, models = true, instances = true, limits = true;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -212,10 +254,12 @@ int main(int argc, char** argv) {
     else if (a == "--skip-minimize") minimize = false;
     else if (a == "--skip-models") models = false;
     else if (a == "--skip-instances") instances = false;
+    else if (a == "--skip-limits") limits = false;
     else rest.push_back(argv[i]);
   }
   if (instances) RunInstances(which, limit, minimize);
   if (models) RunModels(10);
+  if (limits) RunTimeLimits();
   int n = static_cast<int>(rest.size());
   bool any_filter = false;
   for (char* a : rest) any_filter = any_filter || std::string(a).rfind("--benchmark_filter", 0) == 0;
