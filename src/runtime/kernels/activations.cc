@@ -7,6 +7,10 @@
 //   RELU6 float/int8/int16: clamp to [input zero point, quantized 6] in the input's scale (TFLM
 //     does not requantize RELU6).
 //   LOGISTIC, TANH float: TFLM's reference formulas (logistic with its +16.619/-9 cutoffs).
+//   LOGISTIC int8 (output zero point -128, as TFLM requires): input rescaled to Q4.27, then
+//     gemmlowp's fixed-point logistic (exp on negative values by a 4th-order polynomial and a
+//     barrel of constant multipliers, 1 / (1 + x) by three Newton-Raphson steps), then Q0.31 ->
+//     int8. Inputs beyond the saturation radius map straight to -128 / 127.
 // Every parameter is computed in prepare; eval is one pass. O(elements).
 #include <cmath>
 #include <cstdint>
@@ -204,6 +208,126 @@ Status EvalRelu6(KernelContext& ctx) {
   return Status::kOk;
 }
 
+
+// ---- gemmlowp fixed point (int32 raw values; the template integer bits are tracked by hand) ----
+int32_t Srdhm(int32_t a, int32_t b) { return SaturatingRoundingDoublingHighMul(a, b); }
+int32_t Add(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
+int32_t Sub(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)); }
+// x * 2^exponent with saturation (exponent > 0) or rounding (exponent < 0).
+int32_t MulByPot(int32_t x, int exponent) {
+  if (exponent == 0) return x;
+  if (exponent < 0) return RoundingDivideByPOT(x, -exponent);
+  const int32_t threshold = static_cast<int32_t>((1LL << (31 - exponent)) - 1);
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
+}
+int32_t RoundingHalfSum(int32_t a, int32_t b) {
+  const int64_t sum = static_cast<int64_t>(a) + b;
+  return static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+
+// exp(a) for a in [-1/4, 0), Q0.31 in and out.
+int32_t ExpOnQuarterInterval(int32_t a) {
+  const int32_t constant_term = 1895147668;    // exp(-1/8)
+  const int32_t constant_1_over_3 = 715827883;
+  const int32_t x = Add(a, 1 << 28);           // a + 1/8
+  const int32_t x2 = Srdhm(x, x);
+  const int32_t x3 = Srdhm(x2, x);
+  const int32_t x4 = Srdhm(x2, x2);
+  const int32_t x4_over_4 = MulByPot(x4, -2);
+  const int32_t poly = MulByPot(Add(Srdhm(Add(x4_over_4, x3), constant_1_over_3), x2), -1);
+  return Add(constant_term, Srdhm(constant_term, Add(x, poly)));
+}
+
+// exp(a) for a <= 0 given in Q4.27 (4 integer bits); result Q0.31.
+int32_t ExpOnNegativeValuesQ4(int32_t a) {
+  constexpr int kFractionalBits = 27;
+  constexpr int32_t kOneQuarter = 1 << (kFractionalBits - 2);
+  const int32_t mod_minus_quarter = Sub(a & (kOneQuarter - 1), kOneQuarter);
+  int32_t result = ExpOnQuarterInterval(MulByPot(mod_minus_quarter, 4));  // Q4 -> Q0
+  const int32_t remainder = Sub(mod_minus_quarter, a);
+  // exp(-2^k) for k = -2 .. 3, applied for every set bit of the remainder.
+  const int32_t kMultipliers[6] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401};
+  for (int k = 0; k < 6; ++k) {
+    if (remainder & (1 << (kFractionalBits - 2 + k))) result = Srdhm(result, kMultipliers[k]);
+  }
+  return a == 0 ? INT32_MAX : result;
+}
+
+// 1 / (1 + a) for a in [0, 1] in Q0.31; result Q0.31.
+int32_t OneOverOnePlusX(int32_t a) {
+  const int32_t half_denominator = RoundingHalfSum(a, INT32_MAX);  // Q0.31
+  const int32_t k48_over_17 = 1515870810;                          // Q2.29
+  const int32_t kNeg32_over_17 = -1010580540;                      // Q2.29
+  int32_t x = Add(k48_over_17, Srdhm(half_denominator, kNeg32_over_17));  // Q2.29
+  const int32_t one_q2 = 1 << 29;
+  for (int i = 0; i < 3; ++i) {
+    const int32_t hd_x = Srdhm(half_denominator, x);                // Q2.29
+    const int32_t one_minus = Sub(one_q2, hd_x);                    // Q2.29
+    x = Add(x, MulByPot(Srdhm(x, one_minus), 2));                   // Q4 product rescaled to Q2
+  }
+  // gemmlowp ExactMulByPot<-1> keeps the raw value and relabels Q2 as Q1; then Q1 -> Q0.
+  return MulByPot(x, 1);
+}
+
+// gemmlowp::logistic on a Q4.27 value; result Q0.31.
+int32_t LogisticQ4(int32_t a) {
+  if (a == 0) return 1 << 30;
+  const int32_t abs_a = a > 0 ? a : Sub(0, a);
+  const int32_t pos = OneOverOnePlusX(ExpOnNegativeValuesQ4(Sub(0, abs_a)));
+  return a > 0 ? pos : Sub(INT32_MAX, pos);
+}
+
+struct LogisticInt8 {
+  int32_t in_zp;
+  int32_t radius;
+  int32_t multiplier;
+  int32_t left_shift;
+};
+
+Status PrepareLogistic(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, false));
+  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (out.zero_point != -128) {
+    return ctx.Fail(Status::kInvalidModel, "int8 LOGISTIC needs output zero point -128, got %d", out.zero_point);
+  }
+  void* mem = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(LogisticInt8), &mem));
+  auto* d = static_cast<LogisticInt8*>(mem);
+  constexpr int kInputIntegerBits = 4;
+  const double real = static_cast<double>(in.scale) * static_cast<double>(1 << (31 - kInputIntegerBits));
+  int shift = 0;
+  const double q = std::frexp(real, &shift);
+  const double m = std::round(q * static_cast<double>(1LL << 31));
+  d->multiplier = m >= 2147483647.0 ? INT32_MAX : static_cast<int32_t>(m);
+  d->left_shift = shift;
+  if (shift < -31 || shift > 30) return ctx.Fail(Status::kUnsupported, "input scale out of range");
+  // TFLM CalculateInputRadius(4, shift, 31).
+  const double max_rescaled = 1.0 * ((1 << kInputIntegerBits) - 1) *
+                              static_cast<double>(1LL << (31 - kInputIntegerBits)) / std::ldexp(1.0, shift);
+  d->radius = max_rescaled >= 2147483647.0 ? INT32_MAX : static_cast<int32_t>(std::floor(max_rescaled));
+  d->in_zp = in.zero_point;
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(x[i]) - d.in_zp;
+    if (v <= -d.radius) {
+      y[i] = -128;
+    } else if (v >= d.radius) {
+      y[i] = 127;
+    } else {
+      const int32_t q4 = MultiplyByQuantizedMultiplier(v, d.multiplier, d.left_shift);
+      const int32_t r = RoundingDivideByPOT(LogisticQ4(q4), 31 - 8) - 128;
+      y[i] = static_cast<int8_t>(ClampI(r, -128, 127));
+    }
+  }
+}
+
 // ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
 Status PrepareFloatOnly(KernelContext& ctx) {
   TensorView in, out;
@@ -218,9 +342,13 @@ Status EvalLogistic(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const uint32_t n = Count(out);
+  if (out.type == TensorType::INT8) {
+    LogisticInt8Eval(*static_cast<const LogisticInt8*>(ctx.op_data()), in.As<int8_t>(), out.As<int8_t>(), n);
+    return Status::kOk;
+  }
   const float* x = in.As<float>();
   float* y = out.As<float>();
-  const uint32_t n = Count(out);
   const float cutoff_upper = 16.619047164916992188f;
   const float cutoff_lower = -9.0f;
   for (uint32_t i = 0; i < n; ++i) {
@@ -244,7 +372,7 @@ Status EvalTanh(KernelContext& ctx) {
 const KernelRegistration kLeakyRelu{"LEAKY_RELU", &PrepareLeakyRelu, &EvalLeakyRelu};
 const KernelRegistration kRelu{"RELU", &PrepareRelu, &EvalRelu};
 const KernelRegistration kRelu6{"RELU6", &PrepareRelu6, &EvalRelu6};
-const KernelRegistration kLogistic{"LOGISTIC", &PrepareFloatOnly, &EvalLogistic};
+const KernelRegistration kLogistic{"LOGISTIC", &PrepareLogistic, &EvalLogistic};
 const KernelRegistration kTanh{"TANH", &PrepareFloatOnly, &EvalTanh};
 
 }  // namespace
