@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "runtime/tensor_view.h"
 
@@ -25,6 +26,12 @@ int32_t RoundingDivideByPOT(int32_t x, int exponent);
 int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift);
 // The 64-bit input variant used by 16-bit kernels (x within +-2^47, shift in [-31, 7]).
 int32_t MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, int shift);
+// On targets where int32_t is `long` (arm-none-eabi), a plain `int` argument (e.g. the product of
+// two int16 values) would be ambiguous between the two overloads above; this routes it to int32.
+template <typename T, typename = std::enable_if_t<std::is_same<T, int>::value && !std::is_same<int, int32_t>::value>>
+inline int32_t MultiplyByQuantizedMultiplier(T x, int32_t quantized_multiplier, int shift) {
+  return MultiplyByQuantizedMultiplier(static_cast<int32_t>(x), quantized_multiplier, shift);
+}
 int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier,
                                                        int left_shift);
 int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier,
