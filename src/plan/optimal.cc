@@ -17,38 +17,15 @@ using optimal_internal::Outcome;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kDefaultTimeLimitSeconds = 10.0;
-constexpr Bytes kMaxTotal = Bytes{1} << 60;  // keeps every sum below int64 overflow
+constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
 
-std::string Describe(const Buffer& b, size_t i) {
-  return "buffer " + std::to_string(i) + " (size " + std::to_string(b.size) + ", steps [" +
-         std::to_string(b.first) + ", " + std::to_string(b.last) + "])";
-}
-
+// The shared checks (ValidateProblem) plus what the section sweep needs: last + 1 representable.
 Status Validate(const Problem& problem) {
-  if (problem.capacity < 0) {
-    return InvalidArgument("capacity " + std::to_string(problem.capacity) + " is negative");
-  }
-  Bytes total = 0;
+  ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
-    const Buffer& b = problem.buffers[i];
-    if (b.size <= 0) return InvalidArgument(Describe(b, i) + ": size must be > 0");
-    if (b.first > b.last) return InvalidArgument(Describe(b, i) + ": first step after last step");
-    if (b.alignment <= 0) return InvalidArgument(Describe(b, i) + ": alignment must be > 0");
-    if (b.last == std::numeric_limits<Step>::max()) {
-      return InvalidArgument(Describe(b, i) + ": last step out of range");
+    if (problem.buffers[i].last == std::numeric_limits<Step>::max()) {
+      return InvalidArgument(DescribeBuffer(problem, i) + ": last step out of range");
     }
-    if (b.fixed_offset != kUnfixed) {
-      if (b.fixed_offset < 0) return InvalidArgument(Describe(b, i) + ": negative fixed offset");
-      if (b.fixed_offset % b.alignment != 0) {
-        return InvalidArgument(Describe(b, i) + ": fixed offset " + std::to_string(b.fixed_offset) +
-                               " not a multiple of its alignment " + std::to_string(b.alignment));
-      }
-      if (b.fixed_offset > kMaxTotal) return InvalidArgument(Describe(b, i) + ": fixed offset too large");
-    }
-    if (b.size > kMaxTotal || b.alignment > kMaxTotal || b.size + b.alignment > kMaxTotal - total) {
-      return InvalidArgument(Describe(b, i) + ": total of sizes and alignments exceeds 2^60 bytes");
-    }
-    total += b.size + b.alignment;
   }
   return Status::Ok();
 }

@@ -11,13 +11,18 @@
 //    Prunes: canonical sequences only (offsets non-decreasing, ties by static rank), dominance
 //    (skip a candidate that sits at or above some other buffer's lowest possible top), per-section
 //    floor + remaining load > C, "hatless" (a placement nothing can rest on is never undone by a
-//    sibling), and dynamic decomposition is replaced by the static partition cut. Restarts over
-//    three static orders with doubling node budgets protect against one bad order.
+//    sibling), and dynamic decomposition: when a placement leaves no unplaced buffer across a
+//    section boundary, the groups on either side are solved one after the other, each with a
+//    fresh canonical order (and, in half of the restarts, fresh ranks from the remaining loads);
+//    one failing group fails the node. Restarts over three static orders x {re-rank, keep} with
+//    doubling node budgets protect against one bad order.
 //  * Minimisation: every partition's load bound is checked before any search; probe the lower
 //    bound first, then bisect over reachable heights only (multiples of the gcd of sizes,
 //    alignments and fixed offsets) between the best proven bound and the best plan (seeded by a
 //    greedy). A NOT_FOUND proof at H refutes all heights <= H; a timeout proves nothing.
-// Cost: O(n + S + E) memory (S sections, E overlapping pairs); per search node O(n log n + S).
+// Cost: O(n + S + E + L) memory (S sections, E overlapping pairs, L = sum of section live-set
+// sizes); per search node O(k log k + S + rescans) for k candidates; unallocated floors are cached
+// by a witness per section, so most nodes rescan nothing.
 // The search is exponential in the worst case; time_limit_seconds and cancel bound it (the clock is
 // read every 8 nodes).
 #pragma once
