@@ -1,6 +1,7 @@
 #include "tflm/export.h"
 
 #include <cctype>
+#include <optional>
 #include <sstream>
 
 #include "lifetime/lifetimes.h"
@@ -74,7 +75,7 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
       r.warnings.push_back("the model's existing OfflineMemoryAllocation is invalid (" + valid.message() +
                            "); it is replaced");
     } else {
-      r.warnings.push_back("the model's existing OfflineMemoryAllocation is replaced");
+      r.warnings.push_back("the model's existing OfflineMemoryAllocation is replaced unless it is smaller");
     }
   }
   // TFLM must be able to run the model at all; the input is sized ignoring any old plan.
@@ -82,6 +83,15 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   if (!original.ok()) return original.status();
   if (!original->allocates) return Unsupported("TFLM cannot allocate this model: " + original->error);
   r.original_head_bytes = original->head_bytes;
+
+  // A valid existing plan (e.g. Vela's, which overlaps buffers TFLM never uses together) may beat
+  // anything a planner finds without it; it is then kept rather than replaced by a worse one.
+  std::optional<uint64_t> existing_head;
+  if (model::FindOfflinePlanMetadata(*m) && model::ValidateOfflinePlan(*m).ok()) {
+    auto with_plan = ComputeArenaSize(*m, target, "tflm-greedy", /*use_offline_plan=*/true);
+    if (with_plan.ok() && with_plan->allocates) existing_head = with_plan->head_bytes;
+  }
+  if (existing_head) r.original_head_bytes = *existing_head;  // what TFLM does with the input
 
   auto lt = LifetimesWithScratch(*m, target, /*use_offline=*/false);
   if (!lt.ok()) return lt.status();
@@ -99,6 +109,18 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
     ARENAPLAN_RETURN_IF_ERROR(model::ValidateOfflinePlan(*reread));
     auto sized = ComputeArenaSize(*reread, target, "tflm-greedy");
     if (!sized.ok()) return sized.status();
+    if (sized->allocates && sized->head_bytes == height && existing_head && *existing_head < height) {
+      r.warnings.push_back("the existing offline plan needs a smaller head (" + std::to_string(*existing_head) +
+                           " bytes) than planner '" + p + "' (" + std::to_string(height) + "); it is kept");
+      auto kept = ComputeArenaSize(*m, target, "tflm-greedy", /*use_offline_plan=*/true);
+      if (!kept.ok()) return kept.status();
+      r.model_bytes.assign(bytes, bytes + size);
+      r.offsets = m->offline_plan->offsets;
+      r.planner = "existing offline plan";
+      r.planned_head_bytes = kept->head_bytes;
+      r.size = std::move(*kept);
+      return r;
+    }
     if (sized->allocates && sized->head_bytes == height) {
       r.model_bytes = std::move(*copy);
       r.offsets = std::move(*offsets);
