@@ -8,6 +8,8 @@
 #include <numeric>
 #include <string>
 
+#include "plan/best_fit.h"
+
 namespace arenaplan::plan {
 namespace {
 
@@ -17,6 +19,7 @@ using optimal_internal::Outcome;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kDefaultTimeLimitSeconds = 10.0;
+constexpr size_t kOwnSeedMaxBuffers = 4000;  // our quadratic first-fit seed only below this
 constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
 
 // The shared checks (ValidateProblem) plus what the section sweep needs: last + 1 representable.
@@ -235,9 +238,23 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     return finish(PlanStatus::kInfeasible);
   }
   const Bytes limit = capacity > 0 ? capacity : kMaxTotal;
+  // Seed: the best-fit portfolio over the whole problem (scales to 100k buffers), and on pieces
+  // small enough for its O(n^2 log n) our own first-fit orders; the lower of the two per piece.
+  std::vector<Offset> seed;
+  if (auto bf = PlanBestFit(problem, PlannerOptions{}); bf.ok()) seed = std::move(bf->plan.offsets);
   for (Piece& p : pieces) {
-    p.best = GreedySeed(p.buffers);
-    p.best_h = HeightOf(p.buffers, p.best);
+    if (!seed.empty()) {
+      for (size_t i : p.index) p.best.push_back(seed[i]);
+      p.best_h = HeightOf(p.buffers, p.best);
+    }
+    if (p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb)) {
+      std::vector<Offset> own = GreedySeed(p.buffers);
+      const Bytes own_h = HeightOf(p.buffers, own);
+      if (p.best.empty() || own_h < p.best_h) {
+        p.best = std::move(own);
+        p.best_h = own_h;
+      }
+    }
     if (p.best_h > limit) p.best.clear();
   }
   // Largest bound first: its height becomes the floor the other pieces need not go below.
