@@ -1,0 +1,122 @@
+// ComputeArenaSize on small models built in memory: the tail arithmetic checked against sums
+// worked out by hand from the documented struct sizes (docs/tflm-arena.md §1-§2, §7), and the
+// unsupported cases. Needs no ../shared.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "model/model.h"
+#include "model/writer.h"
+#include "tflm/arena_size.h"
+
+namespace arenaplan::tflm {
+namespace {
+
+using model::TensorType;
+
+// input f32[1,4] -> FULLY_CONNECTED (weights f32[8,4], bias f32[8]) -> output f32[1,8]
+model::ModelSpec FcModel(int32_t code = 9, TensorType in_type = TensorType::kFloat32) {
+  model::ModelSpec spec;
+  spec.operator_codes.push_back({code, "", 1});
+  std::vector<uint8_t> w(8 * 4 * 4, 0), b(8 * 4, 0);
+  const uint32_t wb = model::AddBuffer(spec, w);
+  const uint32_t bb = model::AddBuffer(spec, b);
+  model::SubgraphSpec sg;
+  sg.tensors = {{"in", in_type, {1, 4}, 0, false, std::nullopt, {}},
+                {"w", TensorType::kFloat32, {8, 4}, wb, false, std::nullopt, {}},
+                {"b", TensorType::kFloat32, {8}, bb, false, std::nullopt, {}},
+                {"out", TensorType::kFloat32, {1, 8}, 0, false, std::nullopt, {}}};
+  sg.inputs = {0};
+  sg.outputs = {3};
+  model::OperatorSpec op;
+  op.inputs = {0, 1, 2};
+  op.outputs = {3};
+  if (code == 9) op.options.kind = model::OptionsKind::kFullyConnected;
+  sg.operators.push_back(op);
+  spec.subgraphs.push_back(sg);
+  return spec;
+}
+
+struct Built {
+  std::vector<uint8_t> bytes;
+  model::Model model;
+};
+
+Built Build(const model::ModelSpec& spec) {
+  Built b;
+  b.bytes = model::WriteModel(spec);
+  auto m = model::ReadModel(b.bytes.data(), b.bytes.size());
+  EXPECT_TRUE(m.ok()) << m.status().ToString();
+  if (m.ok()) b.model = std::move(*m);
+  return b;
+}
+
+TEST(ArenaSize, FullyConnectedFloatOnX86ByHand) {
+  Built b = Build(FcModel());
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-x86_64"));
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  ASSERT_TRUE(s->supported) << s->error;
+  // Head: input 16 B alive [0,1], output 32 B alive [1,1] -> stacked: 48.
+  EXPECT_EQ(s->head_bytes, 48u);
+  // Tail: 232 fixed + 16 SubgraphAllocations + 4x24 eval + 64 node = 408; FC params 16 -> 424;
+  // OpDataFullyConnected 64 at 16 alignment -> 496; input ptr array 8 -> 512, TfLiteTensor 64 -> 576;
+  // output ptr array -> 592, TfLiteTensor -> 656.
+  EXPECT_EQ(s->tail_bytes, 656u);
+  EXPECT_EQ(s->arena_used_bytes, 704u);
+  // Planning peak: tail before I/O 496 + request array 16x12 + size_t 8 + AllocationInfo 4x32 = 328,
+  // rounded to 336, + 2 planned buffers x 40 = 416 -> 912.
+  EXPECT_EQ(s->planning_peak_bytes, 912u);
+  EXPECT_EQ(s->min_arena_bytes, 912u);
+  EXPECT_EQ(TailBytes(*s, kTailEvalTensors), 96u);
+  EXPECT_EQ(TailBytes(*s, kTailNodes), 64u);
+  EXPECT_EQ(TailBytes(*s, kTailOpOptions), 16u);
+  EXPECT_EQ(TailBytes(*s, kTailIoTensors), 128u);
+}
+
+TEST(ArenaSize, FullyConnectedFloatOnCortexMByHand) {
+  Built b = Build(FcModel());
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(s.ok() && s->supported);
+  // 124 fixed + 8 SubgraphAllocations + 4x12 eval + 32 node = 212; FC params 5 (short enums,
+  // align 1) -> 217; OpData 44 at 16 -> 272; ptr array 4 -> 288, TfLiteTensor 32 -> 320;
+  // ptr array -> 336, TfLiteTensor -> 368.
+  EXPECT_EQ(s->tail_bytes, 368u);
+  // Peak: 272 + (12x12 + 4 + 4x24 = 244 -> 256) + 80 = 608.
+  EXPECT_EQ(s->min_arena_bytes, 608u);
+}
+
+TEST(ArenaSize, OpTflmLacksIsUnsupportedByName) {
+  Built b = Build(FcModel(78));  // POW
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-x86_64"));
+  ASSERT_TRUE(s.ok());
+  EXPECT_FALSE(s->allocates);
+  EXPECT_FALSE(s->supported);
+  EXPECT_NE(s->error.find("Didn't find op for builtin opcode 'POW'"), std::string::npos) << s->error;
+}
+
+TEST(ArenaSize, OpMissingFromKernelTableIsAnErrorNotZero) {
+  Built b = Build(FcModel(101));  // ABS: TFLM has it, the table has no row
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-x86_64"));
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("ABS"), std::string::npos) << s.status().message();
+}
+
+TEST(ArenaSize, CastFromUint8FailsAtInvokeButAllocates) {
+  Built b = Build(FcModel(53, TensorType::kUInt8));  // CAST uint8 -> float
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-x86_64"));
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(s->allocates);
+  EXPECT_FALSE(s->supported);
+  EXPECT_NE(s->error.find("Input type UINT8 (3) not supported"), std::string::npos) << s->error;
+  EXPECT_GT(s->tail_bytes, 0u);
+}
+
+TEST(ArenaSize, ScratchRequestsFollowKernelRules) {
+  Built b = Build(FcModel());
+  auto r = ScratchRequests(b.model, **FindTarget("tflm-x86_64"));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->empty());  // reference FULLY_CONNECTED requests no scratch
+}
+
+}  // namespace
+}  // namespace arenaplan::tflm
