@@ -45,6 +45,16 @@ Geometry MakeGeometry(const TensorView& in, const TensorView& f, const TensorVie
   return g;
 }
 
+// Taps fy in [*begin, *end) land inside [0, size) at origin + dilation * fy; they form one run,
+// so the inner loops need no per-tap bounds test (the skipped taps are exactly TFLM's).
+inline void ValidTaps(int32_t origin, int32_t dilation, int32_t taps, int32_t size, int32_t* begin, int32_t* end) {
+  int32_t b = 0, e = taps;
+  while (b < taps && origin + dilation * b < 0) ++b;
+  while (e > b && origin + dilation * (e - 1) >= size) --e;
+  *begin = b;
+  *end = e;
+}
+
 Status Prepare(KernelContext& ctx) {
   const uint32_t n_in = ctx.num_inputs();
   if ((n_in != 2 && n_in != 3) || ctx.num_outputs() != 1) {
@@ -127,17 +137,20 @@ void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const floa
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.out_h; ++oy) {
       const int32_t iy0 = oy * d.stride_h - d.pad.height;
+      int32_t fy0 = 0, fy1 = 0;
+      ValidTaps(iy0, d.dilation_h, g.f_h, g.in_h, &fy0, &fy1);
       for (int32_t ox = 0; ox < g.out_w; ++ox) {
         const int32_t ix0 = ox * d.stride_w - d.pad.width;
+        int32_t fx0 = 0, fx1 = 0;
+        ValidTaps(ix0, d.dilation_w, g.f_w, g.in_w, &fx0, &fx1);
+        float* o = out + ((b * g.out_h + oy) * g.out_w + ox) * g.out_d;
         for (int32_t oc = 0; oc < g.out_d; ++oc) {
           const int32_t in_c0 = (oc / g.per_group) * g.f_d;
           float total = 0.0f;
-          for (int32_t fy = 0; fy < g.f_h; ++fy) {
+          for (int32_t fy = fy0; fy < fy1; ++fy) {
             const int32_t iy = iy0 + d.dilation_h * fy;
-            if (iy < 0 || iy >= g.in_h) continue;
-            for (int32_t fx = 0; fx < g.f_w; ++fx) {
+            for (int32_t fx = fx0; fx < fx1; ++fx) {
               const int32_t ix = ix0 + d.dilation_w * fx;
-              if (ix < 0 || ix >= g.in_w) continue;
               const float* x = in + ((b * g.in_h + iy) * g.in_w + ix) * g.in_d + in_c0;
               const float* k = w + ((oc * g.f_h + fy) * g.f_w + fx) * g.f_d;
               for (int32_t ic = 0; ic < g.f_d; ++ic) total += x[ic] * k[ic];
@@ -145,7 +158,7 @@ void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const floa
           }
           const float v = total + (bias != nullptr ? bias[oc] : 0.0f);
           const float lo = v < d.act_min_f ? d.act_min_f : v;
-          out[((b * g.out_h + oy) * g.out_w + ox) * g.out_d + oc] = lo > d.act_max_f ? d.act_max_f : lo;
+          o[oc] = lo > d.act_max_f ? d.act_max_f : lo;
         }
       }
     }
@@ -164,29 +177,35 @@ void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.out_h; ++oy) {
       const int32_t iy0 = oy * d.stride_h - d.pad.height;
+      int32_t fy0 = 0, fy1 = 0;
+      ValidTaps(iy0, d.dilation_h, g.f_h, g.in_h, &fy0, &fy1);
       for (int32_t ox = 0; ox < g.out_w; ++ox) {
         const int32_t ix0 = ox * d.stride_w - d.pad.width;
+        int32_t fx0 = 0, fx1 = 0;
+        ValidTaps(ix0, d.dilation_w, g.f_w, g.in_w, &fx0, &fx1);
+        Out* o = out + ((b * g.out_h + oy) * g.out_w + ox) * g.out_d;
         for (int32_t oc = 0; oc < g.out_d; ++oc) {
           const int32_t in_c0 = (oc / g.per_group) * g.f_d;
           Acc acc = 0;
-          for (int32_t fy = 0; fy < g.f_h; ++fy) {
+          for (int32_t fy = fy0; fy < fy1; ++fy) {
             const int32_t iy = iy0 + d.dilation_h * fy;
-            if (iy < 0 || iy >= g.in_h) continue;
-            for (int32_t fx = 0; fx < g.f_w; ++fx) {
+            for (int32_t fx = fx0; fx < fx1; ++fx) {
               const int32_t ix = ix0 + d.dilation_w * fx;
-              if (ix < 0 || ix >= g.in_w) continue;
               const In* x = in + ((b * g.in_h + iy) * g.in_w + ix) * g.in_d + in_c0;
               const int8_t* k = w + ((oc * g.f_h + fy) * g.f_w + fx) * g.f_d;
+              // Integer sums are order-independent (wrapping), so this loop may be vectorized.
+              Acc part = 0;
               for (int32_t ic = 0; ic < g.f_d; ++ic) {
-                acc = Wrap(acc, static_cast<Acc>(static_cast<int32_t>(k[ic]) *
-                                                 (static_cast<int32_t>(x[ic]) + input_offset)));
+                part = Wrap(part, static_cast<Acc>(static_cast<int32_t>(k[ic]) *
+                                                   (static_cast<int32_t>(x[ic]) + input_offset)));
               }
+              acc = Wrap(acc, part);
             }
           }
           if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(bias[oc]));
           int32_t r = MultiplyByQuantizedMultiplier(acc, d.multipliers[oc], d.shifts[oc]) + output_offset;
           r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-          out[((b * g.out_h + oy) * g.out_w + ox) * g.out_d + oc] = static_cast<Out>(r);
+          o[oc] = static_cast<Out>(r);
         }
       }
     }
