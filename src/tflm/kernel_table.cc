@@ -69,7 +69,7 @@ const std::vector<KernelEntry>& KernelTable() {
       {"SVDF", {12, 12, 8}, {4, 4, 4}, {48, 48, 48}, P::kNone, S::kSvdf, Ty::kNone, "TfLiteSVDFParams; OpDataSvdf"},
       {"UNIDIRECTIONAL_SEQUENCE_LSTM", {16, 16, 16}, {4, 4, 4}, {688, 688, 688}, P::kNone, S::kLstm, Ty::kNone,
        "TfLiteUnidirectionalSequenceLSTMParams; OpDataLSTM"},
-      {"CAST", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kCastInput, ""},
+      {"CAST", {8, 8, 2}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kCastInput, "TfLiteCastParams"},
       {"SPACE_TO_BATCH_ND", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
       {"BATCH_TO_SPACE_ND", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
       {"FLOOR_MOD", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kFloorModFloat, ""},
