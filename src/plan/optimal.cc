@@ -271,7 +271,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
         if (Probe(p, p.lb, std::min(quick, clock.deadline), clock) == Outcome::kFound) continue;
       }
       const Outcome r = Probe(p, capacity, clock.deadline, clock);
-      if (r == Outcome::kNotFound) return finish(PlanStatus::kInfeasible);
+      if (r == Outcome::kNotFound) {
+        result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
+        return finish(PlanStatus::kInfeasible);
+      }
       if (r == Outcome::kTimeout) {
         return Status(ErrorCode::kDeadlineExceeded,
                       "no plan within capacity " + std::to_string(capacity) + " found in " +
@@ -287,7 +290,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     for (Piece& p : pieces) {
       Minimise(p, floor, g, limit, clock);
       if (!p.best.empty()) floor = std::max(floor, p.best_h);
-      if (p.best.empty() && p.proven_lb > limit) return finish(PlanStatus::kInfeasible);
+      if (p.best.empty() && p.proven_lb > limit) {
+        result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
+        return finish(PlanStatus::kInfeasible);
+      }
     }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;

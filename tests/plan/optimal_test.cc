@@ -160,6 +160,7 @@ void ExpectMatchesBruteForce(uint32_t seed, bool with_fixed, bool with_alignment
     auto no = PlanOptimal(below, o);
     ASSERT_TRUE(no.ok()) << "seed " << seed << ": " << no.status().ToString();
     EXPECT_EQ(no->status, PlanStatus::kInfeasible) << "seed " << seed;
+    EXPECT_GT(no->lower_bound, below.capacity) << "seed " << seed;
     o.minimize = true;
     auto no_min = PlanOptimal(below, o);
     ASSERT_TRUE(no_min.ok()) << "seed " << seed;
