@@ -45,16 +45,6 @@ Geometry MakeGeometry(const TensorView& in, const TensorView& f, const TensorVie
   return g;
 }
 
-// Taps fy in [*begin, *end) land inside [0, size) at origin + dilation * fy; they form one run,
-// so the inner loops need no per-tap bounds test (the skipped taps are exactly TFLM's).
-inline void ValidTaps(int32_t origin, int32_t dilation, int32_t taps, int32_t size, int32_t* begin, int32_t* end) {
-  int32_t b = 0, e = taps;
-  while (b < taps && origin + dilation * b < 0) ++b;
-  while (e > b && origin + dilation * (e - 1) >= size) --e;
-  *begin = b;
-  *end = e;
-}
-
 Status Prepare(KernelContext& ctx) {
   const uint32_t n_in = ctx.num_inputs();
   if ((n_in != 2 && n_in != 3) || ctx.num_outputs() != 1) {

@@ -46,6 +46,17 @@ Status AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out);
 // against short constant buffers), and rank == `rank` (when rank >= 0).
 bool HasShape(const TensorView& t, int32_t rank);
 
+// Taps f in [*begin, *end) land inside [0, size) at origin + dilation * f; they form one run, so
+// inner loops need no per-tap bounds test (the skipped taps are exactly the ones TFLM skips).
+// O(taps).
+inline void ValidTaps(int32_t origin, int32_t dilation, int32_t taps, int32_t size, int32_t* begin, int32_t* end) {
+  int32_t b = 0, e = taps;
+  while (b < taps && origin + dilation * b < 0) ++b;
+  while (e > b && origin + dilation * (e - 1) >= size) --e;
+  *begin = b;
+  *end = e;
+}
+
 // Offset of (a, b, c, d) in a rank-4 NHWC view with dims d[0..3].
 inline int32_t Offset4(const int32_t* d, int32_t a, int32_t b, int32_t c, int32_t e) {
   return ((a * d[1] + b) * d[2] + c) * d[3] + e;

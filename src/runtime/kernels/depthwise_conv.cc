@@ -126,21 +126,24 @@ void Run(const DepthwiseData& d, const TensorView& vin, const TensorView& vf, co
   for (int32_t b = 0; b < batches; ++b) {
     for (int32_t oy = 0; oy < out_h; ++oy) {
       const int32_t iy0 = oy * d.stride_h - d.pad.height;
+      int32_t fy0 = 0, fy1 = 0;
+      ValidTaps(iy0, d.dilation_h, f_h, in_h, &fy0, &fy1);
       for (int32_t ox = 0; ox < out_w; ++ox) {
         const int32_t ix0 = ox * d.stride_w - d.pad.width;
+        int32_t fx0 = 0, fx1 = 0;
+        ValidTaps(ix0, d.dilation_w, f_w, in_w, &fx0, &fx1);
         Out* o = out + ((b * out_h + oy) * out_w + ox) * out_d;
         for (int32_t ic = 0; ic < in_d; ++ic) {
           for (int32_t m = 0; m < dm; ++m) {
             const int32_t oc = m + ic * dm;
             Acc acc = 0;
-            for (int32_t fy = 0; fy < f_h; ++fy) {
-              const int32_t iy = iy0 + d.dilation_h * fy;
-              if (iy < 0 || iy >= in_h) continue;
-              for (int32_t fx = 0; fx < f_w; ++fx) {
-                const int32_t ix = ix0 + d.dilation_w * fx;
-                if (ix < 0 || ix >= in_w) continue;
-                acc = Mac(acc, in[((b * in_h + iy) * in_w + ix) * in_d + ic], w[(fy * f_w + fx) * out_d + oc],
-                          input_offset);
+            for (int32_t fy = fy0; fy < fy1; ++fy) {
+              // Index arithmetic (not pointers): ix0 may be negative, only valid taps are read.
+              const int32_t row = ((b * in_h + iy0 + d.dilation_h * fy) * in_w + ix0) * in_d + ic;
+              const int32_t step = d.dilation_w * in_d;
+              const W* k = w + fy * f_w * out_d + oc;
+              for (int32_t fx = fx0; fx < fx1; ++fx) {
+                acc = Mac(acc, in[row + step * fx], k[fx * out_d], input_offset);
               }
             }
             o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(bias[oc]) : static_cast<Acc>(0), oc);
