@@ -188,6 +188,9 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
       if (allocs[s][i].init_bytes > 0) {
         r.ops[op_index].kernel_bytes += tail.Alloc(allocs[s][i].init_bytes, target.buffer_alignment, kTailKernelData);
       }
+      for (uint64_t bytes : allocs[s][i].init_extra_bytes) {
+        r.ops[op_index].kernel_bytes += tail.Alloc(bytes, target.buffer_alignment, kTailKernelData);
+      }
     }
   }
   // Resource variables get their buffer at the first ASSIGN_VARIABLE that writes them. The model

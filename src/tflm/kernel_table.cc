@@ -9,6 +9,7 @@ namespace arenaplan::tflm {
 
 namespace {
 using P = PrepareRule;
+using InitRule = ::arenaplan::tflm::InitRule;
 using S = ScratchRule;
 using Ty = TypeRule;
 }  // namespace
@@ -83,17 +84,21 @@ const std::vector<KernelEntry>& KernelTable() {
       {"TANH", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "OpDataTanh"},
       // The Ethos-U op exists only in Ethos-U builds; the golden run used a no-op stub.
       {"CUSTOM:ethos-u", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "no-op stub"},
-      // Signal library (audio front end) custom ops.
-      {"CUSTOM:SignalWindow", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, ""},
+      // Signal library (audio front end) custom ops: Init allocates a params struct, plus state.
+      {"CUSTOM:SignalWindow", {0, 0, 0}, {1, 1, 1}, {8, 8, 8}, P::kNone, S::kNone, Ty::kNone,
+       "TFLMSignalWindowParams"},
       {"CUSTOM:SignalFftAutoScale", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, ""},
-      {"CUSTOM:SignalRfft", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kRfft, Ty::kNone, ""},
-      {"CUSTOM:SignalEnergy", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
-      {"CUSTOM:SignalFilterBank", {0, 0, 0}, {1, 1, 1}, {64, 64, 64}, P::kNone, S::kNone, Ty::kNone, ""},
+      {"CUSTOM:SignalRfft", {0, 0, 0}, {1, 1, 1}, {48, 32, 32}, P::kNone, S::kRfft, Ty::kNone,
+       "TfLiteAudioFrontendRfftParams + KISS FFT state; work area scratch", InitRule::kRfftState},
+      {"CUSTOM:SignalEnergy", {0, 0, 0}, {1, 1, 1}, {8, 8, 8}, P::kNone, S::kNone, Ty::kNone, "energy params"},
+      {"CUSTOM:SignalFilterBank", {0, 0, 0}, {1, 1, 1}, {64, 36, 36}, P::kNone, S::kNone, Ty::kNone,
+       "TFLMSignalFilterBankParams + uint64 work area", InitRule::kFilterBankWorkArea},
       {"CUSTOM:SignalFilterBankSquareRoot", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, ""},
-      {"CUSTOM:SignalFilterBankSpectralSubtraction", {0, 0, 0}, {1, 1, 1}, {64, 64, 64}, P::kNone, S::kNone,
-       Ty::kNone, ""},
-      {"CUSTOM:SignalPCAN", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, ""},
-      {"CUSTOM:SignalFilterBankLog", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
+      {"CUSTOM:SignalFilterBankSpectralSubtraction", {0, 0, 0}, {1, 1, 1}, {56, 44, 44}, P::kNone, S::kNone,
+       Ty::kNone, "TFLMSignalSpectralSubtractionParams + noise estimate", InitRule::kSpectralSubtractionNoise},
+      {"CUSTOM:SignalPCAN", {0, 0, 0}, {1, 1, 1}, {4, 4, 4}, P::kNone, S::kNone, Ty::kNone, "pcan params"},
+      {"CUSTOM:SignalFilterBankLog", {0, 0, 0}, {1, 1, 1}, {8, 8, 8}, P::kNone, S::kNone, Ty::kNone,
+       "filter bank log params"},
   };
   return kTable;
 }

@@ -1,6 +1,7 @@
 // Evaluates kernel-table rows against one operator: O(inputs + outputs + rank) per op.
 #include "tflm/kernels.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace arenaplan::tflm {
@@ -111,11 +112,47 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
     case ScratchRule::kRfft: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
-      const uint64_t n = Elements(*out);
-      return std::vector<uint64_t>{n >= 2 ? 2 * (n - 2) : 0};
+      // fft_length samples of the input type; the output holds fft_length / 2 + 1 complex values.
+      const uint64_t last = out->shape.empty() ? 0 : static_cast<uint64_t>(std::max(out->shape.back(), 2));
+      const auto scalar = model::TensorTypeBytes(out->type);
+      return std::vector<uint64_t>{(last - 2) * (scalar ? *scalar : 0)};
     }
   }
   return Internal("unknown scratch rule");
+}
+
+// KISS FFT's kiss_fftr_alloc size for a real FFT of length n: the fftr state (three pointers), a
+// complex FFT of n/2 (nfft, inverse, 64 factor ints, then n/2 twiddles) and 3n/4 super twiddles.
+uint64_t KissFftrBytes(uint64_t n, uint64_t scalar_bytes, uint32_t pointer_bytes) {
+  const uint64_t cpx = 2 * scalar_bytes;
+  const uint64_t half = n / 2;
+  const uint64_t sub = 4 + 4 + 4 * 64 + cpx * half;
+  return 3 * pointer_bytes + sub + cpx * (half * 3 / 2);
+}
+
+Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, size_t i, InitRule rule,
+                                             const Target& target) {
+  if (rule == InitRule::kNone) return std::vector<uint64_t>{};
+  const model::Tensor* out = OpTensor(m, s, i, 0, true);
+  if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
+  switch (rule) {
+    case InitRule::kNone:
+      break;
+    case InitRule::kRfftState: {
+      if (out->shape.empty() || out->shape.back() < 4) {
+        return InvalidArgument(OpWhere(m, s, i) + ": output last dimension must hold fft_length + 2 values");
+      }
+      const auto scalar = model::TensorTypeBytes(out->type);
+      if (!scalar) return InvalidArgument(OpWhere(m, s, i) + ": output type has no size");
+      return std::vector<uint64_t>{
+          KissFftrBytes(static_cast<uint64_t>(out->shape.back()) - 2, *scalar, target.pointer_bytes)};
+    }
+    case InitRule::kFilterBankWorkArea:
+      return std::vector<uint64_t>{8 * (Elements(*out) + 1)};
+    case InitRule::kSpectralSubtractionNoise:
+      return std::vector<uint64_t>{4 * Elements(*out)};
+  }
+  return Internal("unknown init rule");
 }
 
 }  // namespace
@@ -140,6 +177,9 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   OpAllocation a;
   a.options = {entry->options_size[abi], entry->options_align[abi]};
   a.init_bytes = entry->init_bytes[abi];
+  auto extra = InitExtraBytes(model, subgraph, op, entry->init_rule, target);
+  if (!extra.ok()) return extra.status();
+  a.init_extra_bytes = std::move(*extra);
   auto prep = PrepareBytes(model, subgraph, op, entry->prepare);
   if (!prep.ok()) return prep.status();
   a.prepare_bytes = std::move(*prep);

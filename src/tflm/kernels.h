@@ -30,7 +30,15 @@ enum class ScratchRule : uint8_t {
   kMean,           // int8/int16: int32 per output element; then int[axes], int[input rank]
   kSvdf,           // int32[batch x filters], int32[batch x units]
   kLstm,           // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
-  kRfft,           // int16 work area of 2 x (output elements - 2)
+  kRfft,           // work area of fft_length (= output last dim - 2) input-type samples
+};
+
+// Extra persistent buffers a kernel's Init allocates beside its OpData (16-aligned each).
+enum class InitRule : uint8_t {
+  kNone,
+  kRfftState,               // KISS FFT real-FFT state for fft_length = output last dim - 2
+  kFilterBankWorkArea,      // uint64[output elements + 1]
+  kSpectralSubtractionNoise,  // uint32[output elements] (the noise estimate kept across Invokes)
 };
 
 // Type checks TFLM's kernels make, with the stage where they fail.
@@ -52,6 +60,7 @@ struct KernelEntry {
   ScratchRule scratch;
   TypeRule types;
   const char* note;  // where the figures come from
+  InitRule init_rule = InitRule::kNone;
 };
 
 // The whole table, one entry per op TFLM's full op resolver registers.
@@ -66,6 +75,7 @@ const std::vector<std::string>& TflmRegisteredOps();
 struct OpAllocation {
   StructLayout options;                 // size 0 = none
   uint32_t init_bytes = 0;
+  std::vector<uint64_t> init_extra_bytes;  // each a 16-aligned persistent buffer, after init_bytes
   std::vector<uint64_t> prepare_bytes;  // each a 16-aligned persistent buffer
   std::vector<uint64_t> scratch_bytes;  // scratch requests in request order
 };

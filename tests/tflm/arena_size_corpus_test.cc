@@ -24,8 +24,7 @@ struct Golden {
 // figures must stay within 4 KiB, and once one matches exactly it must be removed from here.
 bool KnownTailGap(const std::string& target, const std::string& model) {
   static const std::vector<std::pair<std::string, std::string>> kGaps = {
-      {"*", "coral_movenet_lightning_ptq.tflite"},    // CAST / GATHER_ND / ARG_MAX / FLOOR_DIV / SQRT rows
-      {"*", "tflm_audio_preprocessor_int8.tflite"},   // Signal ops: state sized from custom options
+      {"*", "coral_movenet_lightning_ptq.tflite"},    // 128 B short: GATHER_ND / ARG_MAX / RESIZE_BILINEAR rows
       {"tflm-arm32", "tfls_nl_classifier_movie_review_f32.tflite"},  // GATHER / float MEAN on 32-bit
       {"tflm-arm32", "tflm_mobilenet_v2_pt_int8.tflite"},            // 32-bit PAD / MEAN padding
       {"tflm-cortex-m", "tflm_mobilenet_v2_pt_int8.tflite"},
@@ -85,7 +84,7 @@ void CheckTarget(const Golden& g, int& checked) {
     EXPECT_EQ(size->arena_used_bytes, std::stoull(CsvField(row, "arena_used_bytes")));
     if (!min.empty()) EXPECT_EQ(size->min_arena_bytes, std::stoull(min));
   }
-  EXPECT_LE(gaps, 4);
+  EXPECT_LE(gaps, 3);
 }
 
 TEST(ArenaSizeCorpus, X86_64MatchesGolden) {
