@@ -239,9 +239,10 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                   ") not supported. | Node CAST (number " + index + ") failed to invoke with status 1",
               true};
     }
-    case TypeRule::kFloorModFloat: {
+    case TypeRule::kFloatOnlyAtInvoke: {
       if (in0 == nullptr || in0->type == TensorType::kFloat32) return {};
-      return {"Type '" + type_name(in0) + "' is not supported by FLOOR_MOD. | Node FLOOR_MOD (number " + index +
+      const std::string op = entry.op;
+      return {"Type '" + type_name(in0) + "' is not supported by " + op + ". | Node " + op + " (number " + index +
                   ") failed to invoke with status 1",
               true};
     }

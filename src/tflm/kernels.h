@@ -48,7 +48,7 @@ enum class TypeRule : uint8_t {
   kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
   kFillConstantDims,  // Prepare: the dims input must be constant
   kCastInput,         // Invoke: input int8, int16, int32, uint32, int64, float32 (uint8 fails)
-  kFloorModFloat,     // Invoke: float32 only
+  kFloatOnlyAtInvoke, // Invoke: float32 only (FLOOR_MOD, FLOOR_DIV)
 };
 
 struct KernelEntry {
