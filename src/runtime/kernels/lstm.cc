@@ -500,6 +500,11 @@ Status Prepare(KernelContext& ctx) {
     if (cell.scale <= 0.0f || !CheckedLog2(cell.scale, &d->cell_scale_power)) {
       return ctx.Fail(Status::kUnsupported, "cell state scale must be a power of two");
     }
+    // The int16 tanh rescales by 3 << (12 + power): keep that product inside int32.
+    if (d->cell_scale_power < -27 || d->cell_scale_power > 0) {
+      return ctx.Fail(Status::kUnsupported, "cell state scale 2^%d out of the supported range [2^-27, 1]",
+                      d->cell_scale_power);
+    }
     double clip = static_cast<double>(d->cell_clip) / static_cast<double>(cell.scale);
     clip = clip < -32768.0 ? -32768.0 : (clip > 32767.0 ? 32767.0 : clip);
     d->quantized_cell_clip = static_cast<int16_t>(clip);
