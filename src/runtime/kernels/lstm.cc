@@ -402,38 +402,39 @@ Status CheckDims2(KernelContext& ctx, const TensorView& t, int32_t d0, int32_t d
 
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 24, 1));
-  struct {
-    TensorView in[24];
-    bool present[24];
-    TensorView out;
-  } t;  // prepare runs once; eval keeps only data pointers
-  for (uint32_t i = 0; i < 24; ++i) t.present[i] = ctx.GetInput(i, &t.in[i]);
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &t.out));
+  // Views are fetched one at a time (a view costs ~40-70 bytes of stack; 24 would be ~1.7 KB).
+  TensorView v;
   const uint32_t required[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19};
   for (uint32_t i : required) {
-    if (!t.present[i]) return ctx.Fail(Status::kInvalidModel, "required input %u is missing", i);
+    if (!ctx.GetInput(i, &v)) return ctx.Fail(Status::kInvalidModel, "required input %u is missing", i);
   }
   const uint32_t variants[] = {9, 10, 11, 16, 17, 20, 21, 22, 23};
   for (uint32_t i : variants) {
-    if (t.present[i]) {
+    if (ctx.GetInput(i, &v)) {
       return ctx.Fail(Status::kUnsupported,
                       "input %u present: peephole / projection / layer-norm LSTM not supported", i);
     }
   }
-  const TensorView& in = t.in[kInput];
-  const TensorView& hidden = t.in[kHiddenState];
-  const TensorView& cell = t.in[kCellState];
-  if (hidden.type != in.type || t.out.type != in.type) {
+  TensorView in, hidden, cell, out;
+  ctx.GetInput(kInput, &in);
+  ctx.GetInput(kHiddenState, &hidden);
+  ctx.GetInput(kCellState, &cell);
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (hidden.type != in.type || out.type != in.type) {
     return ctx.Fail(Status::kInvalidModel, "input, hidden state and output types differ (%s, %s, %s)",
-                    TypeName(in.type), TypeName(hidden.type), TypeName(t.out.type));
+                    TypeName(in.type), TypeName(hidden.type), TypeName(out.type));
   }
-  const TensorType wtype = t.in[2].type;
-  const TensorType btype = t.in[13].type;
+  ctx.GetInput(2, &v);
+  const TensorType wtype = v.type;
+  ctx.GetInput(13, &v);
+  const TensorType btype = v.type;
   for (uint32_t i = 1; i < 9; ++i) {
-    if (t.in[i].type != wtype) return ctx.Fail(Status::kInvalidModel, "weight %u type differs", i);
+    ctx.GetInput(i, &v);
+    if (v.type != wtype) return ctx.Fail(Status::kInvalidModel, "weight %u type differs", i);
   }
   for (uint32_t i = 12; i < 16; ++i) {
-    if (t.in[i].type != btype) return ctx.Fail(Status::kInvalidModel, "bias %u type differs", i);
+    ctx.GetInput(i, &v);
+    if (v.type != btype) return ctx.Fail(Status::kInvalidModel, "bias %u type differs", i);
   }
   TensorType want_w, want_b, want_cell;
   if (in.type == TensorType::FLOAT32) {
@@ -478,10 +479,13 @@ Status Prepare(KernelContext& ctx) {
     return ctx.Fail(Status::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)",
                     d->batch, d->time_steps, d->n_input, d->n_state);
   }
-  for (uint32_t i = 1; i < 5; ++i) RT_RETURN_IF_ERROR(CheckDims2(ctx, t.in[i], d->n_state, d->n_input, i));
-  for (uint32_t i = 5; i < 9; ++i) RT_RETURN_IF_ERROR(CheckDims2(ctx, t.in[i], d->n_state, d->n_state, i));
+  for (uint32_t i = 1; i < 9; ++i) {
+    ctx.GetInput(i, &v);
+    RT_RETURN_IF_ERROR(CheckDims2(ctx, v, d->n_state, i < 5 ? d->n_input : d->n_state, i));
+  }
   for (uint32_t i = 12; i < 16; ++i) {
-    if (t.in[i].rank != 1 || t.in[i].dims[0] != d->n_state) {
+    ctx.GetInput(i, &v);
+    if (v.rank != 1 || v.dims[0] != d->n_state) {
       return ctx.Fail(Status::kInvalidModel, "bias %u must have shape [%d]", i, d->n_state);
     }
   }
@@ -490,8 +494,7 @@ Status Prepare(KernelContext& ctx) {
     return ctx.Fail(Status::kInvalidModel, "hidden / cell state must hold batch x state = %d elements",
                     static_cast<int32_t>(states));
   }
-  if (t.out.rank != 3 || t.out.dims[0] != in.dims[0] || t.out.dims[1] != in.dims[1] ||
-      t.out.dims[2] != d->n_state) {
+  if (out.rank != 3 || out.dims[0] != in.dims[0] || out.dims[1] != in.dims[1] || out.dims[2] != d->n_state) {
     return ctx.Fail(Status::kInvalidModel, "output must have shape [%d, %d, %d]", in.dims[0],
                     in.dims[1], d->n_state);
   }
@@ -511,8 +514,10 @@ Status Prepare(KernelContext& ctx) {
     const float gate_in_scale = 0.00024414062f;   // TFLM's literal for 2^-12 (Q3.12)
     const float gate_out_scale = 0.00003051757f;  // TFLM's literal for ~2^-15 (Q0.15)
     for (uint32_t g = 0; g < 4; ++g) {
-      MakeFcParams(in, t.in[kInputToInputWeights + g], gate_in_scale, &d->input_fc[g]);
-      MakeFcParams(hidden, t.in[kRecurrentToInputWeights + g], gate_in_scale, &d->recurrent_fc[g]);
+      ctx.GetInput(kInputToInputWeights + g, &v);
+      MakeFcParams(in, v, gate_in_scale, &d->input_fc[g]);
+      ctx.GetInput(kRecurrentToInputWeights + g, &v);
+      MakeFcParams(hidden, v, gate_in_scale, &d->recurrent_fc[g]);
     }
     MakeMulParams(gate_out_scale, cell.scale, cell.scale, TensorType::INT16, 0, &d->forget_cell_mul);
     MakeMulParams(gate_out_scale, gate_out_scale, cell.scale, TensorType::INT16, 0, &d->input_mul);
