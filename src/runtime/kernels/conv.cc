@@ -146,7 +146,7 @@ void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const floa
               for (int32_t ic = 0; ic < g.f_d; ++ic) total += x[ic] * k[ic];
             }
           }
-          const float v = total + (bias != nullptr ? bias[oc] : 0.0f);
+          const float v = total + (bias != nullptr ? LoadUnaligned<float>(bias, oc) : 0.0f);
           const float lo = v < d.act_min_f ? d.act_min_f : v;
           o[oc] = lo > d.act_max_f ? d.act_max_f : lo;
         }
@@ -192,7 +192,7 @@ void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int
               acc = Wrap(acc, part);
             }
           }
-          if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(bias[oc]));
+          if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)));
           int32_t r = MultiplyByQuantizedMultiplier(acc, d.multipliers[oc], d.shifts[oc]) + output_offset;
           r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
           o[oc] = static_cast<Out>(r);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "runtime/kernel_api.h"
 
@@ -55,6 +56,16 @@ inline void ValidTaps(int32_t origin, int32_t dilation, int32_t taps, int32_t si
   while (e > b && origin + dilation * (e - 1) >= size) --e;
   *begin = b;
   *end = e;
+}
+
+// Element i of a constant array that may be misaligned in the flatbuffer (int64 biases often sit
+// at 4-byte offsets; an int64 load from there is UB and faults on Cortex-M LDRD). Compiles to a
+// plain load where the target allows it.
+template <typename T>
+inline T LoadUnaligned(const void* base, int32_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const uint8_t*>(base) + static_cast<size_t>(i) * sizeof(T), sizeof(T));
+  return v;
 }
 
 // Offset of (a, b, c, d) in a rank-4 NHWC view with dims d[0..3].

@@ -146,7 +146,7 @@ void Run(const DepthwiseData& d, const TensorView& vin, const TensorView& vf, co
                 acc = Mac(acc, in[row + step * fx], k[fx * out_d], input_offset);
               }
             }
-            o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(bias[oc]) : static_cast<Acc>(0), oc);
+            o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)) : static_cast<Acc>(0), oc);
           }
         }
       }

@@ -125,7 +125,7 @@ void EvalFloat(const FcData& d, const float* in, const float* w, const float* bi
       const float* k = w + u * d.depth;
       float total = 0.0f;
       for (int32_t i = 0; i < d.depth; ++i) total += x[i] * k[i];
-      const float v = total + (bias != nullptr ? bias[u] : 0.0f);
+      const float v = total + (bias != nullptr ? LoadUnaligned<float>(bias, u) : 0.0f);
       const float lo = v < d.act_min_f ? d.act_min_f : v;
       out[u + d.units * b] = lo > d.act_max_f ? d.act_max_f : lo;
     }
@@ -150,7 +150,7 @@ void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* b
         acc = Wrap(acc, static_cast<Acc>((static_cast<int32_t>(k[i]) + filter_offset) *
                                          (static_cast<int32_t>(x[i]) + d.input_offset)));
       }
-      if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(bias[u]));
+      if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, u)));
       const int32_t m = d.multipliers != nullptr ? d.multipliers[u] : d.multiplier;
       const int32_t s = d.multipliers != nullptr ? d.shifts[u] : d.shift;
       int32_t r = MultiplyByQuantizedMultiplier(acc, m, s) + output_offset;

@@ -161,7 +161,7 @@ Status Eval(KernelContext& ctx) {
     const float* b = has_bias ? bias.As<float>() : nullptr;
     for (int64_t i = 0; i < n; ++i) {
       float v = y[i];
-      if (b != nullptr) v += b[i % channels];
+      if (b != nullptr) v += LoadUnaligned<float>(b, static_cast<int32_t>(i % channels));
       const float lo = v < d.act_min_f ? d.act_min_f : v;
       y[i] = lo > d.act_max_f ? d.act_max_f : lo;
     }
@@ -181,7 +181,7 @@ Status Eval(KernelContext& ctx) {
     for (int64_t i = 0; i < n; ++i) {
       const int32_t c = static_cast<int32_t>(i % channels);
       int32_t a = acc[i];
-      if (b != nullptr) a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b[c]));
+      if (b != nullptr) a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(LoadUnaligned<int32_t>(b, c)));
       int32_t r = MultiplyByQuantizedMultiplier(a, d.multipliers[c], d.shifts[c]) + d.output_offset;
       r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
       y[i] = static_cast<int8_t>(r);
@@ -196,7 +196,7 @@ Status Eval(KernelContext& ctx) {
   if (has_bias && bias.type == TensorType::INT16) {
     auto* widened = static_cast<int64_t*>(ctx.GetScratch(d.bias_scratch));
     if (widened == nullptr) return ctx.Fail(Status::kKernelError, "bias scratch buffer missing");
-    for (int32_t c = 0; c < channels; ++c) widened[c] = bias.As<int16_t>()[c];
+    for (int32_t c = 0; c < channels; ++c) widened[c] = LoadUnaligned<int16_t>(bias.data, c);
     b = widened;
   } else if (has_bias) {
     b = bias.As<int64_t>();
@@ -204,7 +204,7 @@ Status Eval(KernelContext& ctx) {
   int16_t* y = out.As<int16_t>();
   for (int64_t i = 0; i < n; ++i) {
     const int32_t c = static_cast<int32_t>(i % channels);
-    const int64_t a = acc[i] + (b != nullptr ? b[c] : 0);
+    const int64_t a = acc[i] + (b != nullptr ? LoadUnaligned<int64_t>(b, c) : 0);
     int32_t r = MultiplyByQuantizedMultiplier(a, d.multipliers[c], d.shifts[c]);
     r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
     y[i] = static_cast<int16_t>(r);
