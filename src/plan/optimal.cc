@@ -173,8 +173,11 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
     const Bytes hi = hi_now();
     const Bytes probe = first ? lo : lo + (hi - lo) / g / 2 * g;
     first = false;
+    // The bound probe gets 40 % (it either succeeds fast or is usually hopeless), later
+    // probes half of what is left.
+    const double share = probe == lo && lo == up(std::max(floor, piece.lb)) ? 0.4 : 0.5;
     const auto probe_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                   std::chrono::duration<double>(remaining * 0.5));
+                                                   std::chrono::duration<double>(remaining * share));
     const Outcome r = Probe(piece, probe, std::min(probe_deadline, clock.deadline), clock);
     if (r == Outcome::kCancelled) break;
     if (r != Outcome::kFound) lo = probe + g;  // refuted, or unknown: look higher for a plan
