@@ -11,6 +11,8 @@
 //     gemmlowp's fixed-point logistic (exp on negative values by a 4th-order polynomial and a
 //     barrel of constant multipliers, 1 / (1 + x) by three Newton-Raphson steps), then Q0.31 ->
 //     int8. Inputs beyond the saturation radius map straight to -128 / 127.
+//   TANH int8: same input rescaling, gemmlowp's fixed-point tanh ((1 - e^2x) / (1 + e^2x) with the
+//     same exp and Newton-Raphson pieces), output in Q0.7 as TFLM's reference assumes.
 // Every parameter is computed in prepare; eval is one pass. O(elements).
 #include <cmath>
 #include <cstdint>
@@ -240,42 +242,65 @@ int32_t ExpOnQuarterInterval(int32_t a) {
   return Add(constant_term, Srdhm(constant_term, Add(x, poly)));
 }
 
-// exp(a) for a <= 0 given in Q4.27 (4 integer bits); result Q0.31.
-int32_t ExpOnNegativeValuesQ4(int32_t a) {
-  constexpr int kFractionalBits = 27;
-  constexpr int32_t kOneQuarter = 1 << (kFractionalBits - 2);
-  const int32_t mod_minus_quarter = Sub(a & (kOneQuarter - 1), kOneQuarter);
-  int32_t result = ExpOnQuarterInterval(MulByPot(mod_minus_quarter, 4));  // Q4 -> Q0
+// exp(a) for a <= 0 given with `ib` integer bits (4 or 5 here); result Q0.31.
+int32_t ExpOnNegativeValues(int32_t a, int ib) {
+  const int fractional = 31 - ib;
+  const int32_t one_quarter = 1 << (fractional - 2);
+  const int32_t mod_minus_quarter = Sub(a & (one_quarter - 1), one_quarter);
+  int32_t result = ExpOnQuarterInterval(MulByPot(mod_minus_quarter, ib));  // Q(ib) -> Q0
   const int32_t remainder = Sub(mod_minus_quarter, a);
-  // exp(-2^k) for k = -2 .. 3, applied for every set bit of the remainder.
-  const int32_t kMultipliers[6] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401};
-  for (int k = 0; k < 6; ++k) {
-    if (remainder & (1 << (kFractionalBits - 2 + k))) result = Srdhm(result, kMultipliers[k]);
+  // exp(-2^k) for k = -2 .. 4, applied for every set bit of the remainder that exists.
+  const int32_t kMultipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = -2; k <= 4 && ib > k; ++k) {
+    if (remainder & (1 << (fractional + k))) result = Srdhm(result, kMultipliers[k + 2]);
   }
   return a == 0 ? INT32_MAX : result;
 }
 
-// 1 / (1 + a) for a in [0, 1] in Q0.31; result Q0.31.
-int32_t OneOverOnePlusX(int32_t a) {
+// Newton-Raphson for x = 1 / half_denominator = 2 / (1 + a), a in [0, 1] Q0.31; x is Q2.29.
+int32_t HalfReciprocalQ2(int32_t a, int32_t* half_denominator_out) {
   const int32_t half_denominator = RoundingHalfSum(a, INT32_MAX);  // Q0.31
   const int32_t k48_over_17 = 1515870810;                          // Q2.29
   const int32_t kNeg32_over_17 = -1010580540;                      // Q2.29
-  int32_t x = Add(k48_over_17, Srdhm(half_denominator, kNeg32_over_17));  // Q2.29
+  int32_t x = Add(k48_over_17, Srdhm(half_denominator, kNeg32_over_17));
   const int32_t one_q2 = 1 << 29;
   for (int i = 0; i < 3; ++i) {
-    const int32_t hd_x = Srdhm(half_denominator, x);                // Q2.29
-    const int32_t one_minus = Sub(one_q2, hd_x);                    // Q2.29
-    x = Add(x, MulByPot(Srdhm(x, one_minus), 2));                   // Q4 product rescaled to Q2
+    const int32_t one_minus = Sub(one_q2, Srdhm(half_denominator, x));  // Q2.29
+    x = Add(x, MulByPot(Srdhm(x, one_minus), 2));                       // Q4 product rescaled to Q2
   }
+  *half_denominator_out = half_denominator;
+  return x;  // ~ 1 / half_denominator, Q2.29
+}
+
+// 1 / (1 + a) for a in [0, 1] in Q0.31; result Q0.31.
+int32_t OneOverOnePlusX(int32_t a) {
+  int32_t hd = 0;
+  const int32_t x = HalfReciprocalQ2(a, &hd);
   // gemmlowp ExactMulByPot<-1> keeps the raw value and relabels Q2 as Q1; then Q1 -> Q0.
   return MulByPot(x, 1);
+}
+
+// (1 - a) / (1 + a) for a in [0, 1] in Q0.31; result Q0.31 (gemmlowp: Rescale<0>(x - 1)).
+int32_t OneMinusXOverOnePlusX(int32_t a) {
+  int32_t hd = 0;
+  const int32_t x = HalfReciprocalQ2(a, &hd);
+  return MulByPot(Sub(x, 1 << 29), 2);
+}
+
+// gemmlowp::tanh on a Q4.27 value; result Q0.31.
+int32_t TanhQ4(int32_t a) {
+  if (a == 0) return 0;
+  const int32_t n = a < 0 ? a : Sub(0, a);  // -|a|
+  // exp(2n): ExactMulByPot<1> relabels Q4 as Q5 without touching the raw value.
+  const int32_t t = OneMinusXOverOnePlusX(ExpOnNegativeValues(n, 5));
+  return a < 0 ? Sub(0, t) : t;
 }
 
 // gemmlowp::logistic on a Q4.27 value; result Q0.31.
 int32_t LogisticQ4(int32_t a) {
   if (a == 0) return 1 << 30;
   const int32_t abs_a = a > 0 ? a : Sub(0, a);
-  const int32_t pos = OneOverOnePlusX(ExpOnNegativeValuesQ4(Sub(0, abs_a)));
+  const int32_t pos = OneOverOnePlusX(ExpOnNegativeValues(Sub(0, abs_a), 4));
   return a > 0 ? pos : Sub(INT32_MAX, pos);
 }
 
@@ -286,6 +311,9 @@ struct LogisticInt8 {
   int32_t left_shift;
 };
 
+// Input rescaling to Q4.27 shared by int8 LOGISTIC and TANH (TFLM's prepare for both).
+Status PrepareQ4Input(KernelContext& ctx, const TensorView& in);
+
 Status PrepareLogistic(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, false));
@@ -293,6 +321,17 @@ Status PrepareLogistic(KernelContext& ctx) {
   if (out.zero_point != -128) {
     return ctx.Fail(Status::kInvalidModel, "int8 LOGISTIC needs output zero point -128, got %d", out.zero_point);
   }
+  return PrepareQ4Input(ctx, in);
+}
+
+Status PrepareTanh(KernelContext& ctx) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, false));
+  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  return PrepareQ4Input(ctx, in);
+}
+
+Status PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(LogisticInt8), &mem));
   auto* d = static_cast<LogisticInt8*>(mem);
@@ -328,16 +367,22 @@ void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_
   }
 }
 
-// ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
-Status PrepareFloatOnly(KernelContext& ctx) {
-  TensorView in, out;
-  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
-  if (in.type != TensorType::FLOAT32) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported (float32 only)", TypeName(in.type));
+// TFLM reference: output fixed at scale 1/128, zero point 0 (Q0.7).
+void TanhInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const int32_t v = static_cast<int32_t>(x[i]) - d.in_zp;
+    if (v <= -d.radius) {
+      y[i] = -128;
+    } else if (v >= d.radius) {
+      y[i] = 127;
+    } else {
+      const int32_t q4 = MultiplyByQuantizedMultiplier(v, d.multiplier, d.left_shift);
+      y[i] = static_cast<int8_t>(ClampI(RoundingDivideByPOT(TanhQ4(q4), 31 - 7), -128, 127));
+    }
   }
-  return Status::kOk;
 }
 
+// ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
 Status EvalLogistic(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -362,9 +407,13 @@ Status EvalTanh(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const uint32_t n = Count(out);
+  if (out.type == TensorType::INT8) {
+    TanhInt8Eval(*static_cast<const LogisticInt8*>(ctx.op_data()), in.As<int8_t>(), out.As<int8_t>(), n);
+    return Status::kOk;
+  }
   const float* x = in.As<float>();
   float* y = out.As<float>();
-  const uint32_t n = Count(out);
   for (uint32_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
   return Status::kOk;
 }
@@ -373,7 +422,7 @@ const KernelRegistration kLeakyRelu{"LEAKY_RELU", &PrepareLeakyRelu, &EvalLeakyR
 const KernelRegistration kRelu{"RELU", &PrepareRelu, &EvalRelu};
 const KernelRegistration kRelu6{"RELU6", &PrepareRelu6, &EvalRelu6};
 const KernelRegistration kLogistic{"LOGISTIC", &PrepareLogistic, &EvalLogistic};
-const KernelRegistration kTanh{"TANH", &PrepareFloatOnly, &EvalTanh};
+const KernelRegistration kTanh{"TANH", &PrepareTanh, &EvalTanh};
 
 }  // namespace
 

@@ -59,6 +59,10 @@ Status PrepareCompareImpl(KernelContext& ctx, bool equality) {
                     a.rank, b.rank, out.rank);
   }
   if (t == TensorType::INT8 || t == TensorType::UINT8) {
+    // TFLM requires multipliers in (0, 1) here (a larger one would shift by a negative amount).
+    if (!(a.scale > 0.0f && a.scale < 1.0f && b.scale > 0.0f && b.scale < 1.0f)) {
+      return ctx.Fail(Status::kUnsupported, "quantized comparison needs input scales in (0, 1)");
+    }
     d->off1 = -a.zero_point;
     d->off2 = -b.zero_point;
     int s = 0;

@@ -6,18 +6,23 @@
 
 namespace arenaplan::rt {
 
+const KernelRegistration* Register_ABS();         // kernels/elementwise.cc
 const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_ARG_MAX();     // kernels/compare.cc
 const KernelRegistration* Register_ARG_MIN();     // kernels/compare.cc
 const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
 const KernelRegistration* Register_CAST();        // kernels/misc.cc
+const KernelRegistration* Register_CEIL();        // kernels/elementwise.cc
 const KernelRegistration* Register_CONCATENATION();  // kernels/concatenation.cc
 const KernelRegistration* Register_CONV_2D();     // kernels/conv.cc
+const KernelRegistration* Register_COS();         // kernels/elementwise.cc
 const KernelRegistration* Register_DEPTHWISE_CONV_2D();  // kernels/depthwise_conv.cc
 const KernelRegistration* Register_DEQUANTIZE();  // kernels/quantize.cc
 const KernelRegistration* Register_DIV();         // kernels/misc.cc
 const KernelRegistration* Register_EQUAL();       // kernels/compare.cc
+const KernelRegistration* Register_EXP();         // kernels/elementwise.cc
 const KernelRegistration* Register_EXPAND_DIMS();  // kernels/shape_ops.cc
+const KernelRegistration* Register_FLOOR();       // kernels/elementwise.cc
 const KernelRegistration* Register_FLOOR_DIV();   // kernels/misc.cc
 const KernelRegistration* Register_FLOOR_MOD();   // kernels/misc.cc
 const KernelRegistration* Register_FULLY_CONNECTED();  // kernels/fully_connected.cc
@@ -28,12 +33,15 @@ const KernelRegistration* Register_GREATER_EQUAL();  // kernels/compare.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
 const KernelRegistration* Register_LESS();        // kernels/compare.cc
 const KernelRegistration* Register_LESS_EQUAL();  // kernels/compare.cc
+const KernelRegistration* Register_LOG();         // kernels/elementwise.cc
+const KernelRegistration* Register_LOGICAL_NOT();  // kernels/elementwise.cc
 const KernelRegistration* Register_LOGISTIC();    // kernels/activations.cc
 const KernelRegistration* Register_MAXIMUM();     // kernels/compare.cc
 const KernelRegistration* Register_MAX_POOL_2D(); // kernels/pooling.cc
 const KernelRegistration* Register_MEAN();        // kernels/reduce.cc
 const KernelRegistration* Register_MINIMUM();     // kernels/compare.cc
 const KernelRegistration* Register_MUL();         // kernels/mul.cc
+const KernelRegistration* Register_NEG();         // kernels/elementwise.cc
 const KernelRegistration* Register_NOT_EQUAL();   // kernels/compare.cc
 const KernelRegistration* Register_PACK();        // kernels/shape_ops.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
@@ -44,6 +52,8 @@ const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
 const KernelRegistration* Register_RESIZE_NEAREST_NEIGHBOR();  // kernels/resize_nearest_neighbor.cc
+const KernelRegistration* Register_ROUND();       // kernels/elementwise.cc
+const KernelRegistration* Register_RSQRT();       // kernels/elementwise.cc
 const KernelRegistration* Register_SHAPE();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SIGNAL_ENERGY();  // kernels/signal_energy.cc
 const KernelRegistration* Register_SIGNAL_FFT_AUTO_SCALE();  // kernels/signal_fft.cc
@@ -54,9 +64,12 @@ const KernelRegistration* Register_SIGNAL_FILTER_BANK_SQUARE_ROOT();  // kernels
 const KernelRegistration* Register_SIGNAL_PCAN();  // kernels/signal_pcan.cc
 const KernelRegistration* Register_SIGNAL_RFFT();  // kernels/signal_fft.cc
 const KernelRegistration* Register_SIGNAL_WINDOW();  // kernels/signal_window.cc
+const KernelRegistration* Register_SIN();         // kernels/elementwise.cc
 const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
 const KernelRegistration* Register_SPLIT();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SPLIT_V();     // kernels/shape_ops.cc
+const KernelRegistration* Register_SQRT();        // kernels/elementwise.cc
+const KernelRegistration* Register_SQUARE();      // kernels/elementwise.cc
 const KernelRegistration* Register_SQUARED_DIFFERENCE();  // kernels/misc.cc
 const KernelRegistration* Register_SQUEEZE();     // kernels/shape_ops.cc
 const KernelRegistration* Register_STRIDED_SLICE();  // kernels/strided_slice.cc

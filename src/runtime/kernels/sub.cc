@@ -68,6 +68,9 @@ Status Prepare(KernelContext& ctx) {
     QuantizeMultiplierSmallerThanOneExp(static_cast<double>(b.scale / twice_max), &d->in2_mult, &s2);
     QuantizeMultiplierSmallerThanOneExp(
         static_cast<double>(twice_max / ((1 << d->left_shift) * out.scale)), &d->out_mult, &so);
+    if (s1 > 0 || s2 > 0 || so > 0) {  // TFLM assumes multipliers < 1; refuse rather than misbehave
+      return ctx.Fail(Status::kUnsupported, "scales give a rescaling multiplier >= 1");
+    }
     d->in1_shift = s1;
     d->in2_shift = s2;
     d->out_shift = so;
