@@ -155,5 +155,34 @@ TEST(ConvKernel, RejectsHybridAndBadShapes) {
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
 }
 
+TEST(ConvKernel, RejectsShortConstantFilterAndZeroStride) {
+  float in[4] = {}, w[4] = {}, out[4] = {};
+  int32_t dims[4] = {1, 2, 2, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, dims, 4), vw = MakeView(w, TensorType::FLOAT32, dims, 4);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, dims, 4);
+  vw.bytes = 8;  // the buffer holds 2 of the 4 floats the shape promises
+  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo});
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  vw.bytes = 16;
+  auto op = ConvOp(tfl::Padding::SAME, 0, 1);
+  r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_NE(r.error.find("strides"), std::string::npos) << r.error;
+}
+
+TEST(ConvKernel, OutputLargerThanValidReadsOnlyInImageTaps) {
+  // A model may declare a bigger output than VALID padding gives; taps past the image are skipped
+  // (as in TFLM), never read out of bounds.
+  float in[4] = {1, 2, 3, 4}, w[4] = {1, 1, 1, 1}, out[9] = {};
+  int32_t in_dims[4] = {1, 2, 2, 1}, out_dims[4] = {1, 3, 3, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, in_dims, 4);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
+  auto op = ConvOp(tfl::Padding::VALID, 1, 1);
+  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  const float want[9] = {10, 6, 0, 7, 4, 0, 0, 0, 0};
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[i], want[i]) << i;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

@@ -113,5 +113,14 @@ TEST(FullyConnectedKernel, RejectsMismatchedUnits) {
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
 }
 
+TEST(FullyConnectedKernel, RejectsInputSmallerThanBatchesTimesDepth) {
+  float in[3] = {}, w[4] = {}, out[2] = {};
+  int32_t in_dims[2] = {1, 3}, w_dims[2] = {1, 4}, out_dims[2] = {2, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2), vw = MakeView(w, TensorType::FLOAT32, w_dims, 2);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 2);
+  auto r = RunKernel(rt::Register_FULLY_CONNECTED(), {&vi, &vw}, {&vo});
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

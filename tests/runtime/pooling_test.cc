@@ -118,5 +118,16 @@ TEST(PoolingKernel, RejectsMissingOptionsAndZeroFilter) {
   EXPECT_EQ(r.status, Status::kInvalidModel);
 }
 
+TEST(PoolingKernel, WindowEntirelyOutsideInputFailsInEval) {
+  // A declared output bigger than the input can put a whole window in the padding: TFLM's
+  // AveragePool returns false there; the kernel reports it instead of dividing by zero.
+  float in[1] = {1}, out[4] = {};
+  int32_t in_dims[4] = {1, 1, 1, 1}, out_dims[4] = {1, 1, 4, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
+  auto op = PoolOp(tfl::Padding::VALID, 2, 1, 1, 1);
+  auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
+  EXPECT_EQ(r.status, Status::kKernelError) << r.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

@@ -154,5 +154,17 @@ TEST(ReduceKernel, RejectsBadAxisAndOutputSize) {
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
 }
 
+TEST(ReduceKernel, EmptyInputGivesZeros) {
+  float in[1] = {};
+  int32_t in_dims[2] = {0, 3}, axis[1] = {0}, axis_dims[1] = {1};
+  float out[3] = {7, 7, 7};
+  int32_t out_dims[1] = {3};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 2), va = MakeView(axis, TensorType::INT32, axis_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
+  auto r = RunKernel(rt::Register_SUM(), {&vi, &va}, {&vo});
+  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  for (float v : out) EXPECT_EQ(v, 0.0f);
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

@@ -106,5 +106,16 @@ TEST(TransposeConvKernel, Int16ScratchMatchesGoldenPlan) {
   EXPECT_EQ(sizes, (std::vector<uint32_t>{18432}));
 }
 
+TEST(TransposeConvKernel, RejectsBiasOfWrongLength) {
+  float in[2] = {}, w[3] = {}, b[2] = {}, out[5] = {};
+  int32_t shape[4] = {1, 1, 5, 1}, shape_dims[1] = {4}, in_dims[4] = {1, 1, 2, 1}, w_dims[4] = {1, 1, 3, 1};
+  int32_t b_dims[1] = {2};
+  TensorView vs = MakeView(shape, TensorType::INT32, shape_dims, 1);
+  TensorView vw = MakeView(w, TensorType::FLOAT32, w_dims, 4), vi = MakeView(in, TensorType::FLOAT32, in_dims, 4);
+  TensorView vb = MakeView(b, TensorType::FLOAT32, b_dims, 1), vo = MakeView(out, TensorType::FLOAT32, shape, 4);
+  auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, &vb}, {&vo});
+  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing
