@@ -243,8 +243,14 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   const Bytes limit = capacity > 0 ? capacity : kMaxTotal;
   // Seed: the best-fit portfolio over the whole problem (scales to 100k buffers), and on pieces
   // small enough for its O(n^2 log n) our own first-fit orders; the lower of the two per piece.
+  // The portfolio costs tens of ms on a few hundred buffers: skipped under sub-second limits
+  // when our own seed can run.
   std::vector<Offset> seed;
-  if (auto bf = PlanBestFit(problem, PlannerOptions{}); bf.ok()) seed = std::move(bf->plan.offsets);
+  const bool use_best_fit = buffers.size() > kOwnSeedMaxBuffers || limit_s >= 1.0;
+  if (auto bf = use_best_fit ? PlanBestFit(problem, PlannerOptions{}) : Result<PlanResult>(Internal("skipped"));
+      bf.ok()) {
+    seed = std::move(bf->plan.offsets);
+  }
   for (Piece& p : pieces) {
     if (!seed.empty()) {
       for (size_t i : p.index) p.best.push_back(seed[i]);
