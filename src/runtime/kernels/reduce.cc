@@ -1,7 +1,8 @@
 // MEAN, SUM and REDUCE_MAX over the axes given by a constant int32 tensor, bit-exact with TFLM
 // (reference/reduce.h, micro/kernels/reduce_common.cc). Input elements are visited in row-major
 // order and folded into the output element they reduce to (so float sums have TFLM's order):
-//   MEAN float:  sum / float(count);
+//   MEAN float:  sum / float(count); TFLM's 4-D axes {1, 2} keep_dims special case adds the same
+//                values in the same order and divides by the same count, so it needs no own path;
 //   MEAN int8/int16: MultiplyByQuantizedMultiplier(sum - zp_in * count, M', s') + zp_out, where
 //                M = s_in / s_out and (M', s') fold in 1 / count with shift = min(floor(log2 count),
 //                32, 31 + s): M' = (M << shift) / count, s' = s - shift. Current TFLM takes this path
