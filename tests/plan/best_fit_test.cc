@@ -10,6 +10,18 @@
 #include "plan/tflm_greedy.h"
 #include "plan/verify.h"
 
+// The speed bound only means something in an optimised build without sanitizers.
+#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
+#define ARENAPLAN_TIMING_CHECKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
+#define ARENAPLAN_TIMING_CHECKS 0
+#endif
+#endif
+#ifndef ARENAPLAN_TIMING_CHECKS
+#define ARENAPLAN_TIMING_CHECKS 1
+#endif
+
 namespace arenaplan::plan {
 namespace {
 using testing::MakeProblem;
@@ -68,7 +80,9 @@ TEST(BestFit, HundredThousandBuffersWellUnderASecond) {
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
   EXPECT_GE(r->plan.height, LiveBytesLowerBound(p));
-  EXPECT_LT(took, 1.0);
+  if (ARENAPLAN_TIMING_CHECKS) {
+    EXPECT_LT(took, 1.0);
+  }
   std::printf("best-fit 100k: %.3f s CPU, height/LB %.4f\n", took,
               static_cast<double>(r->plan.height) / static_cast<double>(r->lower_bound));
 }
