@@ -20,7 +20,7 @@ namespace {
 
 struct FilterBankData {
   int32_t num_channels;
-  int32_t scratch_index;  // (num_channels + 1) uint64 accumulators
+  uint64_t* work_area;  // (num_channels + 1) accumulators; persistent like TFLM's (no scratch request)
 };
 
 Status FilterBankPrepare(KernelContext& ctx) {
@@ -55,7 +55,9 @@ Status FilterBankPrepare(KernelContext& ctx) {
       }
     }
   }
-  RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(n + 1) * 8u, &d->scratch_index));
+  void* work = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(static_cast<uint32_t>(n + 1) * 8u, &work));
+  d->work_area = static_cast<uint64_t*>(work);
   ctx.set_op_data(d);
   return Status::kOk;
 }
@@ -65,8 +67,7 @@ Status FilterBankEval(KernelContext& ctx) {
   TensorView t[6], out;
   for (uint32_t i = 0; i < 6; ++i) RT_RETURN_IF_ERROR(RequireInput(ctx, i, &t[i]));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  auto* acc = static_cast<uint64_t*>(ctx.GetScratch(d->scratch_index));
-  if (acc == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  uint64_t* acc = d->work_area;
   const uint32_t* in = t[0].As<uint32_t>();
   const int16_t* weights = t[1].As<int16_t>();
   const int16_t* unweights = t[2].As<int16_t>();
