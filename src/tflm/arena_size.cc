@@ -250,7 +250,8 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.size_t_bytes} * model.subgraphs.size();
   temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
   temp = AlignUp(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
-  r.planning_peak_bytes = tail_before_io + temp;
+  // The planner gets GetAvailableMemory(16): the tail aligned down to 16 minus the aligned temp end.
+  r.planning_peak_bytes = AlignUp(tail_before_io, 16) + temp;
   r.min_arena_bytes = AlignUp(std::max(r.planning_peak_bytes, r.arena_used_bytes), 16);
 
   r.allocates = true;

@@ -100,7 +100,9 @@ TEST(ExportRoundTrip, BestPlanIsUsedByTflmAndNeverWorse) {
       EXPECT_EQ(la->buffers[i].first, lb->buffers[i].first);
       EXPECT_EQ(la->buffers[i].last, lb->buffers[i].last);
       EXPECT_EQ(la->buffers[i].size, lb->buffers[i].size);
-      if (lb->buffers[i].tensor >= 0) EXPECT_EQ(greedy->plan.offsets[i], lb->buffers[i].offline_offset);
+      if (lb->buffers[i].tensor >= 0) {
+        EXPECT_EQ(greedy->plan.offsets[i], lb->buffers[i].offline_offset);
+      }
     }
     ++exported;
   }
