@@ -2,25 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include <ctime>
-
 #include "plan/lower_bound.h"
 #include "plan/plan_testutil.h"
 #include "plan/random_problem.h"
 #include "plan/tflm_greedy.h"
 #include "plan/verify.h"
-
-// The speed bound only means something in an optimised build without sanitizers.
-#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
-#define ARENAPLAN_TIMING_CHECKS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(undefined_behavior_sanitizer)
-#define ARENAPLAN_TIMING_CHECKS 0
-#endif
-#endif
-#ifndef ARENAPLAN_TIMING_CHECKS
-#define ARENAPLAN_TIMING_CHECKS 1
-#endif
 
 namespace arenaplan::plan {
 namespace {
@@ -71,20 +57,13 @@ TEST(BestFit, TflmOrderFirstFitIsTflmGreedy) {
   EXPECT_EQ(plan->offsets, (std::vector<Offset>{0, 0, 0}));
 }
 
-TEST(BestFit, HundredThousandBuffersWellUnderASecond) {
+// Speed is measured by bench/plan_bench.cc (BM_Planner .../100000), not asserted here.
+TEST(BestFit, HundredThousandBuffersPlanValidly) {
   const Problem p = RandomProblem({RandomStyle::kTrace, 100000, 1});
-  // CPU time, not wall time: the test machine is shared and often oversubscribed.
-  const std::clock_t start = std::clock();
   Result<PlanResult> r = PlanBestFit(p, {});
-  const double took = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
   EXPECT_GE(r->plan.height, LiveBytesLowerBound(p));
-  if (ARENAPLAN_TIMING_CHECKS) {
-    EXPECT_LT(took, 1.0);
-  }
-  std::printf("best-fit 100k: %.3f s CPU, height/LB %.4f\n", took,
-              static_cast<double>(r->plan.height) / static_cast<double>(r->lower_bound));
 }
 
 }  // namespace
