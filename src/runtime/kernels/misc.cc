@@ -5,7 +5,12 @@
 //   DIV float32 / int32 (truncating; division by zero fails the Invoke), with broadcasting and
 //     the fused activation.
 //   FLOOR_DIV, FLOOR_MOD float32 (TFLM supports no other type), SQUARED_DIFFERENCE float32/int32.
+//   PRELU float32 (x >= 0 ? x : x * alpha) and int8/int16 (two QuantizeMultiplier multipliers in
+//     double: s_in / s_out and s_in * s_alpha / s_out), alpha broadcast to the input.
+//   REVERSE_V2 (any type, any number of constant axes), FILL (constant dims, scalar value),
+//   ZEROS_LIKE.
 // O(output elements) each.
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 
@@ -213,10 +218,203 @@ Status EvalFloorMod(KernelContext& ctx) { return EvalBinary(ctx, Binary::kFloorM
 Status PrepareSquaredDifference(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kSquaredDifference); }
 Status EvalSquaredDifference(KernelContext& ctx) { return EvalBinary(ctx, Binary::kSquaredDifference); }
 
+
+// ---- PRELU ----------------------------------------------------------------------------------
+struct PreluData {
+  Broadcast bc;
+  int32_t in_offset, alpha_offset, out_offset;
+  int32_t mult1, shift1, mult2, shift2;
+  int32_t lo, hi;
+};
+
+Status PreparePrelu(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  TensorView in, alpha, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &alpha));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (in.type != out.type || alpha.type != out.type) {
+    return ctx.Fail(Status::kInvalidModel, "input %s / alpha %s / output %s types differ", TypeName(in.type),
+                    TypeName(alpha.type), TypeName(out.type));
+  }
+  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
+    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
+  }
+  void* mem = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(PreluData), &mem));
+  auto* d = static_cast<PreluData*>(mem);
+  *d = PreluData{};
+  if (!MakeBroadcast(in, alpha, out, &d->bc)) {
+    return ctx.Fail(Status::kInvalidModel, "alpha (rank %d) does not broadcast to the input (rank %d)", alpha.rank,
+                    in.rank);
+  }
+  if (out.type != TensorType::FLOAT32) {
+    if (in.scale <= 0.0f || alpha.scale <= 0.0f || out.scale <= 0.0f) {
+      return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+    }
+    int s = 0;
+    QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->mult1, &s);
+    d->shift1 = s;
+    QuantizeMultiplier(static_cast<double>(in.scale) * static_cast<double>(alpha.scale) /
+                           static_cast<double>(out.scale),
+                       &d->mult2, &s);
+    d->shift2 = s;
+    d->in_offset = -in.zero_point;
+    d->alpha_offset = -alpha.zero_point;
+    d->out_offset = out.zero_point;
+    QuantizedTypeRange(out.type, &d->lo, &d->hi);
+  }
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+template <typename T>
+void PreluQuant(const PreluData& d, const T* x, const T* a, T* y) {
+  ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+    const int32_t v = d.in_offset + x[i];
+    int32_t r = v >= 0 ? MultiplyByQuantizedMultiplier(v, d.mult1, d.shift1)
+                       : MultiplyByQuantizedMultiplier(v * (d.alpha_offset + a[j]), d.mult2, d.shift2);
+    r += d.out_offset;
+    y[o] = static_cast<T>(r < d.lo ? d.lo : (r > d.hi ? d.hi : r));
+  });
+}
+
+Status EvalPrelu(KernelContext& ctx) {
+  TensorView in, alpha, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &alpha));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& d = *static_cast<const PreluData*>(ctx.op_data());
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = in.As<float>();
+      const float* a = alpha.As<float>();
+      float* y = out.As<float>();
+      ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) { y[o] = x[i] >= 0.0f ? x[i] : x[i] * a[j]; });
+      break;
+    }
+    case TensorType::INT8: PreluQuant(d, in.As<int8_t>(), alpha.As<int8_t>(), out.As<int8_t>()); break;
+    default: PreluQuant(d, in.As<int16_t>(), alpha.As<int16_t>(), out.As<int16_t>()); break;
+  }
+  return Status::kOk;
+}
+
+// ---- REVERSE_V2 -----------------------------------------------------------------------------
+constexpr int32_t kMaxReverseDims = 8;
+
+Status PrepareReverse(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  TensorView in, axes, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axes));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (in.type != out.type || TypeSize(in.type) == 0 || !SameShape(in, out)) {
+    return ctx.Fail(Status::kInvalidModel, "input and output must have the same type and shape");
+  }
+  if (in.rank > kMaxReverseDims) return ctx.Fail(Status::kUnsupported, "rank %d above 8", in.rank);
+  if (axes.type != TensorType::INT32 || axes.data == nullptr) {
+    return ctx.Fail(Status::kUnsupported, "axis tensor must be constant int32");
+  }
+  for (int64_t k = 0; k < ElementCount(axes); ++k) {
+    int32_t a = axes.As<int32_t>()[k];
+    if (a < 0) a += in.rank;
+    if (a < 0 || a >= in.rank) return ctx.Fail(Status::kInvalidModel, "axis %d out of range", axes.As<int32_t>()[k]);
+  }
+  return Status::kOk;
+}
+
+Status EvalReverse(KernelContext& ctx) {
+  TensorView in, axes, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axes));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  bool flip[kMaxReverseDims] = {};
+  for (int64_t k = 0; k < ElementCount(axes); ++k) {
+    int32_t a = axes.As<int32_t>()[k];
+    flip[a < 0 ? a + in.rank : a] = true;
+  }
+  // Input stride per axis, negated on flipped axes; start at the flipped corner.
+  int64_t stride[kMaxReverseDims];
+  int64_t s = 1, at = 0;
+  for (int32_t a = in.rank - 1; a >= 0; --a) {
+    stride[a] = flip[a] ? -s : s;
+    if (flip[a] && in.dims[a] > 0) at += s * (in.dims[a] - 1);
+    s *= in.dims[a];
+  }
+  const size_t es = TypeSize(in.type);
+  const int64_t total = ElementCount(in);
+  const uint8_t* src = static_cast<const uint8_t*>(in.data);
+  uint8_t* dst = static_cast<uint8_t*>(out.data);
+  int32_t idx[kMaxReverseDims] = {};
+  for (int64_t o = 0; o < total; ++o) {
+    std::memcpy(dst + o * es, src + at * es, es);
+    for (int32_t a = in.rank - 1; a >= 0; --a) {
+      at += stride[a];
+      if (++idx[a] < in.dims[a]) break;
+      at -= stride[a] * in.dims[a];
+      idx[a] = 0;
+    }
+  }
+  return Status::kOk;
+}
+
+// ---- FILL / ZEROS_LIKE ----------------------------------------------------------------------
+Status PrepareFill(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  TensorView dims, value, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &dims));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &value));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (dims.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant dims tensor is not supported");
+  if ((dims.type != TensorType::INT32 && dims.type != TensorType::INT64) || ElementCount(dims) != out.rank) {
+    return ctx.Fail(Status::kInvalidModel, "dims must be int32/int64 with one entry per output dim");
+  }
+  for (int32_t a = 0; a < out.rank; ++a) {
+    const int64_t v = dims.type == TensorType::INT32 ? dims.As<int32_t>()[a] : dims.As<int64_t>()[a];
+    if (v != out.dims[a]) return ctx.Fail(Status::kInvalidModel, "dims[%d] differs from the output shape", a);
+  }
+  if (value.type != out.type || ElementCount(value) != 1 || TypeSize(out.type) == 0) {
+    return ctx.Fail(Status::kInvalidModel, "value must be a scalar of the output type");
+  }
+  return Status::kOk;
+}
+
+Status EvalFill(KernelContext& ctx) {
+  TensorView value, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &value));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const uint32_t es = TypeSize(out.type);
+  uint8_t* dst = static_cast<uint8_t*>(out.data);
+  for (uint32_t off = 0; off + es <= out.bytes; off += es) std::memcpy(dst + off, value.data, es);
+  return Status::kOk;
+}
+
+Status PrepareZerosLike(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (in.type != out.type || in.bytes != out.bytes) {
+    return ctx.Fail(Status::kInvalidModel, "input and output must have the same type and size");
+  }
+  return Status::kOk;
+}
+
+Status EvalZerosLike(KernelContext& ctx) {
+  TensorView out;
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (out.bytes > 0) std::memset(out.data, 0, out.bytes);  // all-zero bytes are 0 / 0.0f / false
+  return Status::kOk;
+}
+
 const KernelRegistration kCast{"CAST", &PrepareCast, &EvalCast};
 const KernelRegistration kDiv{"DIV", &PrepareDiv, &EvalDiv};
 const KernelRegistration kFloorDiv{"FLOOR_DIV", &PrepareFloorDiv, &EvalFloorDiv};
 const KernelRegistration kFloorMod{"FLOOR_MOD", &PrepareFloorMod, &EvalFloorMod};
+const KernelRegistration kPrelu{"PRELU", &PreparePrelu, &EvalPrelu};
+const KernelRegistration kReverse{"REVERSE_V2", &PrepareReverse, &EvalReverse};
+const KernelRegistration kFill{"FILL", &PrepareFill, &EvalFill};
+const KernelRegistration kZerosLike{"ZEROS_LIKE", &PrepareZerosLike, &EvalZerosLike};
 const KernelRegistration kSquaredDifference{"SQUARED_DIFFERENCE", &PrepareSquaredDifference,
                                             &EvalSquaredDifference};
 
@@ -226,6 +424,10 @@ const KernelRegistration* Register_CAST() { return &kCast; }
 const KernelRegistration* Register_DIV() { return &kDiv; }
 const KernelRegistration* Register_FLOOR_DIV() { return &kFloorDiv; }
 const KernelRegistration* Register_FLOOR_MOD() { return &kFloorMod; }
+const KernelRegistration* Register_FILL() { return &kFill; }
+const KernelRegistration* Register_PRELU() { return &kPrelu; }
+const KernelRegistration* Register_REVERSE_V2() { return &kReverse; }
 const KernelRegistration* Register_SQUARED_DIFFERENCE() { return &kSquaredDifference; }
+const KernelRegistration* Register_ZEROS_LIKE() { return &kZerosLike; }
 
 }  // namespace arenaplan::rt

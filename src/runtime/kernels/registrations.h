@@ -11,6 +11,7 @@ const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_ARG_MAX();     // kernels/compare.cc
 const KernelRegistration* Register_ARG_MIN();     // kernels/compare.cc
 const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
+const KernelRegistration* Register_BATCH_TO_SPACE_ND();  // kernels/space_batch.cc
 const KernelRegistration* Register_CAST();        // kernels/misc.cc
 const KernelRegistration* Register_CEIL();        // kernels/elementwise.cc
 const KernelRegistration* Register_CONCATENATION();  // kernels/concatenation.cc
@@ -22,6 +23,7 @@ const KernelRegistration* Register_DIV();         // kernels/misc.cc
 const KernelRegistration* Register_EQUAL();       // kernels/compare.cc
 const KernelRegistration* Register_EXP();         // kernels/elementwise.cc
 const KernelRegistration* Register_EXPAND_DIMS();  // kernels/shape_ops.cc
+const KernelRegistration* Register_FILL();        // kernels/misc.cc
 const KernelRegistration* Register_FLOOR();       // kernels/elementwise.cc
 const KernelRegistration* Register_FLOOR_DIV();   // kernels/misc.cc
 const KernelRegistration* Register_FLOOR_MOD();   // kernels/misc.cc
@@ -46,12 +48,14 @@ const KernelRegistration* Register_NOT_EQUAL();   // kernels/compare.cc
 const KernelRegistration* Register_PACK();        // kernels/shape_ops.cc
 const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
+const KernelRegistration* Register_PRELU();       // kernels/misc.cc
 const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
 const KernelRegistration* Register_REDUCE_MAX();  // kernels/reduce.cc
 const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
 const KernelRegistration* Register_RESHAPE();     // kernels/reshape.cc
 const KernelRegistration* Register_RESIZE_NEAREST_NEIGHBOR();  // kernels/resize_nearest_neighbor.cc
+const KernelRegistration* Register_REVERSE_V2();  // kernels/misc.cc
 const KernelRegistration* Register_ROUND();       // kernels/elementwise.cc
 const KernelRegistration* Register_RSQRT();       // kernels/elementwise.cc
 const KernelRegistration* Register_SHAPE();       // kernels/shape_ops.cc
@@ -66,6 +70,7 @@ const KernelRegistration* Register_SIGNAL_RFFT();  // kernels/signal_fft.cc
 const KernelRegistration* Register_SIGNAL_WINDOW();  // kernels/signal_window.cc
 const KernelRegistration* Register_SIN();         // kernels/elementwise.cc
 const KernelRegistration* Register_SOFTMAX();     // kernels/softmax.cc
+const KernelRegistration* Register_SPACE_TO_BATCH_ND();  // kernels/space_batch.cc
 const KernelRegistration* Register_SPLIT();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SPLIT_V();     // kernels/shape_ops.cc
 const KernelRegistration* Register_SQRT();        // kernels/elementwise.cc
@@ -81,5 +86,6 @@ const KernelRegistration* Register_TRANSPOSE();   // kernels/transpose.cc
 const KernelRegistration* Register_TRANSPOSE_CONV();  // kernels/transpose_conv.cc
 const KernelRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();  // kernels/lstm.cc
 const KernelRegistration* Register_UNPACK();      // kernels/shape_ops.cc
+const KernelRegistration* Register_ZEROS_LIKE();  // kernels/misc.cc
 
 }  // namespace arenaplan::rt
