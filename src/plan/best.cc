@@ -9,6 +9,10 @@
 
 namespace arenaplan::plan {
 
+// The exact search's share of `best` when the caller gives no time limit: enough to prove every
+// model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
+constexpr double kBestExactSearchSeconds = 2.0;
+
 Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
@@ -22,7 +26,12 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
-    Result<PlanResult> r = entry.run(problem, options);
+    const bool exact = entry.name == "optimal";
+    // Heuristics run first (registry order); the exact search only when they left a gap.
+    if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
+    PlannerOptions entry_options = options;
+    if (exact && entry_options.time_limit_seconds <= 0) entry_options.time_limit_seconds = kBestExactSearchSeconds;
+    Result<PlanResult> r = entry.run(problem, entry_options);
     if (!r.ok()) {
       if (!first_error) first_error = r.status();
       continue;

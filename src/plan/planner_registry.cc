@@ -14,7 +14,7 @@ const std::vector<PlannerEntry>& Planners() {
       {"tflm-greedy", "TFLM's greedy planner, bit-exact (size-descending first fit)", PlanTflmGreedy},
       {"best-fit", "best-fit gaps under several buffer orders, lowest plan kept", PlanBestFit},
       {"optimal", "exact search: provably minimal arena (time-limited, default 10 s)", PlanOptimal},
-      {"best", "runs every planner above and keeps the lowest plan", PlanBest},
+      {"best", "the heuristics above, then the exact search (2 s unless --time-limit) if they left a gap; lowest plan kept", PlanBest},
   };
   return kPlanners;
 }
