@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""Prints the README's TFLM-user table and runtime table from the CLI's JSON output.
+
+usage: scripts/readme_tables.py [tflm|runtime] [--arenaplan build/arenaplan] [--shared ../shared]
+"""
+import argparse, csv, json, os, subprocess, sys, tempfile
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr.strip()
+
+
+def tflm_table(exe, shared):
+    golden = {r["model"]: r for r in csv.DictReader(open(f"{shared}/golden/tflm-cortex-m/arena.csv"))}
+    print("| model | TFLM greedy head | exported head (best) | saved | arena_used_bytes | smallest arena | smallest arena, exported |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    tmp = tempfile.mkdtemp()
+    for model in sorted(golden):
+        if golden[model].get("alloc_ok") != "1":
+            continue
+        path = f"{shared}/models/{model}"
+        rc, out, err = run([exe, "size", path, "--target", "tflm-cortex-m", "--format", "json"])
+        s = json.loads(out) if out else {}
+        rc2, _, err2 = run([exe, "export", path, "-o", f"{tmp}/x.tflite", "--planner", "best"])
+        rc3, out3, _ = run([exe, "size", f"{tmp}/x.tflite", "--target", "tflm-cortex-m", "--format", "json"])
+        e = json.loads(out3) if out3 else {}
+        head, ehead = s.get("head_bytes"), e.get("head_bytes")
+        saved = f"{100.0 * (head - ehead) / head:.1f} %" if head and ehead is not None else "-"
+        def mn(j):
+            return j.get("min_arena_bytes") if j.get("supported") else "(Invoke fails)"
+        print(f"| {model[:-7]} | {head} | {ehead} | {saved} | {s.get('arena_used_bytes')} | {mn(s)} | {mn(e)} |")
+
+
+def runtime_table(exe, shared):
+    g = f"{shared}/golden/tflm-x86_64"
+    rows = {r["model"]: r for r in csv.DictReader(open(f"{g}/arena.csv"))}
+    print("| model | TFLM arena_used | runtime arena_used | runtime smallest arena | outputs | Invoke (ms) |")
+    print("|---|---:|---:|---:|---|---:|")
+    total = same = 0
+    out_prefix = os.path.join(tempfile.mkdtemp(), "o")
+    for model, r in sorted(rows.items()):
+        if r["io_files"] != "1" or model.startswith("tflm_ops/"):
+            continue
+        base = model[:-7]
+        total += 1
+        rc, out, err = run([exe, "run", f"{shared}/models/{model}", "--inputs-from", f"{g}/io/{base}",
+                            "--outputs-to", out_prefix, "--format", "json"])
+        if rc != 0:
+            print(f"| {base} | {r['arena_used_bytes']} | - | - | {err[:70]} | - |")
+            continue
+        j = json.loads(out)
+        ok = all(open(f"{g}/io/{base}.out{o['index']}.bin", "rb").read() ==
+                 open(f"{out_prefix}.out{o['index']}.bin", "rb").read() for o in j["outputs"])
+        same += ok
+        print(f"| {base} | {r['arena_used_bytes']} | {j['arena_used_bytes']} | {j['min_arena_bytes']} | "
+              f"{'identical' if ok else 'DIFFERENT'} | {j['invoke_seconds'] * 1000:.2f} |")
+    print(f"\n{same} of {total} whole-network models identical to TFLM.")
+
+
+def main():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("table", choices=["tflm", "runtime"])
+    ap.add_argument("--arenaplan", default=os.path.join(root, "build", "arenaplan"))
+    ap.add_argument("--shared", default=os.environ.get("ARENAPLAN_SHARED", os.path.join(root, "..", "shared")))
+    a = ap.parse_args()
+    (tflm_table if a.table == "tflm" else runtime_table)(a.arenaplan, a.shared)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
