@@ -41,6 +41,9 @@ int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
 }
 
 int32_t RoundingDivideByPOT(int32_t x, int exponent) {
+  // TFLM only debug-asserts 0 <= exponent <= 31; keep hostile scales from shifting out of range.
+  if (exponent <= 0) return x;
+  if (exponent > 31) exponent = 31;
   const int32_t mask = static_cast<int32_t>((1LL << exponent) - 1);
   const int32_t remainder = x & mask;
   const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
