@@ -1,5 +1,6 @@
-// `arenaplan export MODEL -o OUT.tflite`: writes a copy carrying a verified offline plan that stock
-// TFLM uses, and optionally a C header for firmware (tflm/export.h).
+// `arenaplan export MODEL -o OUT.tflite` and/or `--c-header OUT.h`: writes a copy carrying a
+// verified offline plan that stock TFLM uses, and/or a C header for firmware (tflm/export.h). At
+// least one output is required; either may be given alone.
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -41,13 +42,17 @@ void RegisterExport(CLI::App& root, int& exit_code) {
   auto* cmd = root.add_subcommand("export", "Write a copy of the model whose OfflineMemoryAllocation metadata "
                                             "carries a verified plan stock TFLM uses (and optionally a C header)");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
-  cmd->add_option("-o,--output", args->out, "the .tflite to write")->required();
+  cmd->add_option("-o,--output", args->out, "the .tflite to write (needs -o and/or --c-header)");
   cmd->add_option("--planner", args->planner, "planner for tensors + scratch (default best)");
   cmd->add_option("--target", args->target,
                   std::string("TFLM target whose kernel scratch buffers are planned around (default ") +
                       tflm::kDefaultTarget + ")");
   cmd->add_option("--c-header", args->c_header, "also write a C header with arena size and offsets");
   cmd->callback([args, &exit_code] {
+    if (args->out.empty() && args->c_header.empty()) {
+      exit_code = ReportError("export", InvalidArgument("nothing to write: give -o OUT.tflite and/or --c-header OUT.h"));
+      return;
+    }
     auto target = tflm::FindTarget(args->target);
     if (!target.ok()) {
       exit_code = ReportError("export", target.status());
@@ -64,17 +69,21 @@ void RegisterExport(CLI::App& root, int& exit_code) {
       return;
     }
     for (const std::string& w : result->warnings) std::fprintf(stderr, "arenaplan export: warning: %s\n", w.c_str());
-    Status st = WriteBytes(args->out, result->model_bytes.data(), result->model_bytes.size());
+    Status st = Status::Ok();
+    if (!args->out.empty()) st = WriteBytes(args->out, result->model_bytes.data(), result->model_bytes.size());
     if (st.ok() && !args->c_header.empty()) {
-      const std::string header = tflm::RenderCHeader(*result, args->model, Stem(args->out));
+      // Symbols are named after the written model, else after the input model.
+      const std::string header =
+          tflm::RenderCHeader(*result, args->model, Stem(args->out.empty() ? args->model : args->out));
       st = WriteBytes(args->c_header, header.data(), header.size());
     }
     if (!st.ok()) {
       exit_code = ReportError("export", st);
       return;
     }
-    std::printf("wrote %s: planner %s, head %llu bytes (TFLM's own plan: %llu), smallest arena %llu bytes on %s\n",
-                args->out.c_str(), result->planner.c_str(),
+    std::printf("%s%s: planner %s, head %llu bytes (TFLM's own plan: %llu), smallest arena %llu bytes on %s\n",
+                args->out.empty() ? "planned " : "wrote ", args->out.empty() ? args->model.c_str() : args->out.c_str(),
+                result->planner.c_str(),
                 static_cast<unsigned long long>(result->planned_head_bytes),
                 static_cast<unsigned long long>(result->original_head_bytes),
                 static_cast<unsigned long long>(result->size.min_arena_bytes), result->size.target.c_str());
