@@ -54,8 +54,11 @@ const std::vector<KernelEntry>& KernelTable() {
       {"RESIZE_NEAREST_NEIGHBOR", {2, 2, 2}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone,
        "TfLiteResizeNearestNeighborParams"},
       {"RESIZE_BILINEAR", {2, 2, 2}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLiteResizeBilinearParams"},
-      {"GATHER", {8, 8, 8}, {4, 4, 4}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, "TfLiteGatherParams"},
-      {"GATHER_ND", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, ""},
+      // GATHER / GATHER_ND: no Init (RegisterOp(nullptr, ...)); Prepare moves the output dims
+      // out of the flatbuffer (CreateWritableTensorDimsWithCopy).
+      {"GATHER", {8, 8, 8}, {4, 4, 4}, {0, 0, 0}, P::kOutputDimsCopy, S::kNone, Ty::kNone,
+       "TfLiteGatherParams; output dims copy"},
+      {"GATHER_ND", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kOutputDimsCopy, S::kNone, Ty::kNone, "output dims copy"},
       {"SHAPE", {4, 4, 1}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLiteShapeParams"},
       {"PACK", {8, 8, 8}, {4, 4, 4}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLitePackParams"},
       {"UNPACK", {8, 8, 8}, {4, 4, 4}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLiteUnpackParams"},

@@ -60,6 +60,12 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
       if (in != nullptr && in->type == TensorType::kInt16) return std::vector<uint64_t>{1026, 1026};
       return std::vector<uint64_t>{};
     }
+    case PrepareRule::kOutputDimsCopy: {
+      // TfLiteIntArrayGetSizeInBytes(rank): int size + int data[rank], of the flatbuffer output shape.
+      const model::Tensor* out = OpTensor(m, s, i, 0, true);
+      if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
+      return std::vector<uint64_t>{4 + 4 * static_cast<uint64_t>(out->shape.size())};
+    }
   }
   return Internal("unknown prepare rule");
 }

@@ -21,6 +21,8 @@ enum class PrepareRule : uint8_t {
   kPerChannelFilterDim3,    // 2 x int32[filter dim 3] (depthwise conv)
   kPerChannelIfMultiScale,  // 2 x int32[filter dim 0] when the filter has > 1 scale (FC)
   kSoftmaxInt16Luts,        // 2 x int16[513] lookup tables when the input is int16
+  kOutputDimsCopy,          // TfLiteIntArray of the output's rank: CreateWritableTensorDimsWithCopy
+                            // (GATHER, GATHER_ND rewrite the output dims, which live in the flatbuffer)
 };
 
 // Scratch buffers a kernel requests in Prepare (planned in the head, live only while it runs).
