@@ -75,7 +75,7 @@ const std::vector<KernelEntry>& KernelTable() {
       {"GREATER_EQUAL", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "ComparisonParams"},
       {"EQUAL", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "ComparisonParams"},
       {"NOT_EQUAL", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "ComparisonParams"},
-      {"SVDF", {12, 12, 8}, {4, 4, 4}, {48, 48, 48}, P::kNone, S::kSvdf, Ty::kNone, "TfLiteSVDFParams; OpDataSvdf"},
+      {"SVDF", {12, 12, 8}, {4, 4, 4}, {36, 36, 36}, P::kNone, S::kSvdf, Ty::kNone, "TfLiteSVDFParams; OpDataSvdf (9 int32)"},
       {"UNIDIRECTIONAL_SEQUENCE_LSTM", {16, 16, 16}, {4, 4, 4}, {688, 688, 688}, P::kNone, S::kLstm, Ty::kNone,
        "TfLiteUnidirectionalSequenceLSTMParams; OpDataLSTM"},
       {"CAST", {8, 8, 2}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kCastInput, "TfLiteCastParams"},
