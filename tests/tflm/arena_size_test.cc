@@ -8,6 +8,7 @@
 #include "model/model.h"
 #include "model/writer.h"
 #include "tflm/arena_size.h"
+#include "tflm/kernels.h"
 
 namespace arenaplan::tflm {
 namespace {
@@ -116,6 +117,29 @@ TEST(ArenaSize, ScratchRequestsFollowKernelRules) {
   auto r = ScratchRequests(b.model, **FindTarget("tflm-x86_64"));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->empty());  // reference FULLY_CONNECTED requests no scratch
+}
+
+TEST(ArenaSize, GatherNdCopiesOutputDimsInPrepare) {
+  // GATHER_ND has no Init; Prepare moves the output dims (rank 2 here) into a persistent
+  // TfLiteIntArray: 4 + 4 x 2 = 12 B, which takes 16 at the 16-byte alignment.
+  Built b = Build(FcModel(107));
+  auto a = EvaluateKernel(b.model, 0, 0, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  EXPECT_EQ(a->init_bytes, 0u);
+  ASSERT_EQ(a->prepare_bytes.size(), 1u);
+  EXPECT_EQ(a->prepare_bytes[0], 12u);
+}
+
+TEST(ArenaSize, ComparisonAndWhileOpDataFromTheirStructs) {
+  // OpData {ComparisonParams}: 7 x int32 + bool = 29 -> 32; WHILE OpData: two int subgraph indices.
+  for (const char* op : {"LESS", "EQUAL", "GREATER_EQUAL"}) {
+    const KernelEntry* e = FindKernel(op);
+    ASSERT_NE(e, nullptr) << op;
+    EXPECT_EQ(e->init_bytes[0], 32);
+    EXPECT_EQ(e->init_bytes[2], 32);
+  }
+  ASSERT_NE(FindKernel("WHILE"), nullptr);
+  EXPECT_EQ(FindKernel("WHILE")->init_bytes[1], 8);
 }
 
 }  // namespace
