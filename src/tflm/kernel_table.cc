@@ -18,7 +18,8 @@ const std::vector<KernelEntry>& KernelTable() {
   static const std::vector<KernelEntry> kTable = {
       // op, options size {x86, arm32, cm}, options align, init OpData bytes, prepare, scratch, types
       {"ADD", {8, 8, 2}, {4, 4, 1}, {64, 64, 64}, P::kNone, S::kNone, Ty::kNone, "TfLiteAddParams; OpDataAdd"},
-      {"SUB", {8, 8, 2}, {4, 4, 1}, {48, 48, 48}, P::kNone, S::kNone, Ty::kNone, "TfLiteSubParams; OpDataSub"},
+      {"SUB", {8, 8, 2}, {4, 4, 1}, {52, 52, 52}, P::kNone, S::kNone, Ty::kNone,
+       "TfLiteSubParams; OpDataSub (bool + 12 int32)"},
       {"MUL", {4, 4, 1}, {4, 4, 1}, {48, 48, 48}, P::kNone, S::kNone, Ty::kNone, "TfLiteMulParams; OpDataMul"},
       {"DIV", {4, 4, 1}, {4, 4, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "TfLiteDivParams; OpDataDiv"},
       {"CONV_2D", {28, 28, 28}, {4, 4, 4}, {72, 56, 56}, P::kPerChannelFilterDim0, S::kNone, Ty::kConvInputFilter,
@@ -79,8 +80,8 @@ const std::vector<KernelEntry>& KernelTable() {
       {"UNIDIRECTIONAL_SEQUENCE_LSTM", {16, 16, 16}, {4, 4, 4}, {688, 688, 688}, P::kNone, S::kLstm, Ty::kNone,
        "TfLiteUnidirectionalSequenceLSTMParams; OpDataLSTM"},
       {"CAST", {8, 8, 2}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kCastInput, "TfLiteCastParams"},
-      {"SPACE_TO_BATCH_ND", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
-      {"BATCH_TO_SPACE_ND", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, ""},
+      {"SPACE_TO_BATCH_ND", {0, 0, 0}, {1, 1, 1}, {4, 4, 4}, P::kNone, S::kNone, Ty::kNone, "SpaceToBatchParams"},
+      {"BATCH_TO_SPACE_ND", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "no Init"},
       {"FLOOR_MOD", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kFloatOnlyAtInvoke, ""},
       {"FLOOR_DIV", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kFloatOnlyAtInvoke, ""},
       {"ARG_MAX", {4, 4, 1}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLiteArgMaxParams"},
