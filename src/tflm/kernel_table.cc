@@ -46,7 +46,7 @@ const std::vector<KernelEntry>& KernelTable() {
        "TfLiteLeakyReluParams; LeakyReluOpData"},
       {"RELU", {0, 0, 0}, {1, 1, 1}, {32, 32, 32}, P::kNone, S::kNone, Ty::kNone, "ReluOpData"},
       {"LOGISTIC", {0, 0, 0}, {1, 1, 1}, {16, 16, 16}, P::kNone, S::kNone, Ty::kNone, "OpDataLogistic"},
-      {"PAD", {0, 0, 0}, {1, 1, 1}, {52, 52, 52}, P::kNone, S::kNone, Ty::kNone, "pad OpData (PadParams)"},
+      {"PAD", {0, 0, 0}, {1, 1, 1}, {56, 56, 56}, P::kNone, S::kNone, Ty::kNone, "OpData {PadParams (52), int32 output_zero_point}"},
       {"STRIDED_SLICE", {24, 24, 24}, {4, 4, 4}, {84, 84, 84}, P::kNone, S::kNone, Ty::kNone,
        "TfLiteStridedSliceParams; StridedSliceParams"},
       {"CONCATENATION", {8, 8, 8}, {4, 4, 4}, {40, 24, 24}, P::kNone, S::kNone, Ty::kConcatTypes,
