@@ -79,7 +79,7 @@ TEST(ArenaSize, FullyConnectedFloatOnCortexMByHand) {
   auto s = ComputeArenaSize(b.model, **FindTarget("tflm-cortex-m"));
   ASSERT_TRUE(s.ok() && s->supported);
   // 124 fixed + 8 SubgraphAllocations + 4x12 eval + 32 node = 212; FC params 5 (short enums,
-  // align 1) -> 217; OpData 44 at 16 -> 272; ptr array 4 -> 288, TfLiteTensor 32 -> 320;
+  // align 1) -> 217; OpData 48 at 16 -> 272; ptr array 4 -> 288, TfLiteTensor 32 -> 320;
   // ptr array -> 336, TfLiteTensor -> 368.
   EXPECT_EQ(s->tail_bytes, 368u);
   // Peak: 272 + (12x12 + 4 + 4x24 = 244 -> 256) + 80 = 608.
