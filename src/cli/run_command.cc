@@ -93,43 +93,57 @@ int Run(const RunArgs& a) {
   rt::Status s = interp.AllocateTensors();
   if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
   const rt::MemoryRecord& rec = interp.memory_record();
-  for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
-    const rt::TensorView in = interp.input(k);
-    if (a.inputs_from.empty()) {
-      rt::FillGeneratedInput(in, k, 0);
-      continue;
-    }
-    const std::string path = a.inputs_from + ".in" + std::to_string(k) + ".bin";
-    auto data = ReadFile(path);
-    if (!data.ok()) return ReportError("run", data.status());
-    if (data->size() != in.bytes) {
-      return Fail(path + ": " + std::to_string(data->size()) + " bytes, input " + std::to_string(k) + " (" +
-                      rt::TypeName(in.type) + ShapeString(in) + ") needs " + std::to_string(in.bytes),
-                  kExitBadInput);
-    }
-    std::memcpy(in.data, data->data(), data->size());
-  }
-  const auto start = std::chrono::steady_clock::now();
-  for (uint32_t i = 0; i < a.invokes; ++i) {
-    s = interp.Invoke();
-    if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / (a.invokes ? a.invokes : 1);
+  // Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
+  // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
+  // PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
+  // Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
+  double seconds = 0;
   nlohmann::json outputs = nlohmann::json::array();
-  for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
-    const rt::TensorView out = interp.output(k);
-    char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(out.data, out.bytes)));
-    outputs.push_back({{"index", k}, {"dtype", rt::TypeName(out.type)}, {"shape", Shape(out)}, {"bytes", out.bytes},
+  nlohmann::json sequence = nlohmann::json::array();
+  for (uint32_t i = 0; i < a.invokes; ++i) {
+    const std::string seq = i == 0 ? std::string() : ".seq" + std::to_string(i);
+    for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
+      const rt::TensorView in = interp.input(k);
+      if (a.inputs_from.empty()) {
+        rt::FillGeneratedInput(in, k, i);
+        continue;
+      }
+      const std::string path = a.inputs_from + seq + ".in" + std::to_string(k) + ".bin";
+      if (i > 0 && !std::ifstream(path).good()) continue;
+      auto data = ReadFile(path);
+      if (!data.ok()) return ReportError("run", data.status());
+      if (data->size() != in.bytes) {
+        return Fail(path + ": " + std::to_string(data->size()) + " bytes, input " + std::to_string(k) + " (" +
+                        rt::TypeName(in.type) + ShapeString(in) + ") needs " + std::to_string(in.bytes),
+                    kExitBadInput);
+      }
+      std::memcpy(in.data, data->data(), data->size());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    s = interp.Invoke();
+    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+    nlohmann::json these = nlohmann::json::array();
+    for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
+      const rt::TensorView out = interp.output(k);
+      char hex[17];
+      std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(out.data, out.bytes)));
+      these.push_back({{"index", k}, {"dtype", rt::TypeName(out.type)}, {"shape", Shape(out)}, {"bytes", out.bytes},
                        {"fnv1a64", hex}});
-    if (!a.outputs_to.empty()) {
-      const std::string path = a.outputs_to + ".out" + std::to_string(k) + ".bin";
-      std::ofstream f(path, std::ios::binary);
-      f.write(static_cast<const char*>(out.data), out.bytes);
-      if (!f) return Fail("cannot write " + path, kExitBadInput);
+      if (!a.outputs_to.empty()) {
+        const std::string path = a.outputs_to + seq + ".out" + std::to_string(k) + ".bin";
+        std::ofstream f(path, std::ios::binary);
+        f.write(static_cast<const char*>(out.data), out.bytes);
+        if (!f) return Fail("cannot write " + path, kExitBadInput);
+      }
+    }
+    if (i == 0) {
+      outputs = these;
+    } else {
+      sequence.push_back({{"invoke", i}, {"outputs", these}});
     }
   }
+  seconds /= a.invokes ? a.invokes : 1;
   if (min_bytes == 0) min_bytes = rec.min_arena_bytes;
   if (a.format == "json") {
     nlohmann::json j;
@@ -145,11 +159,14 @@ int Run(const RunArgs& a) {
     j["scratch_requests"] = rec.scratch_requests;
     j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes}, {"kernel_table", rec.kernel_table_bytes},
                            {"op_data_pointers", rec.op_data_ptr_bytes}, {"op_data", rec.op_data_bytes},
-                           {"scratch_table", rec.scratch_table_bytes}, {"variables", rec.variable_bytes}};
+                           {"scratch_table", rec.scratch_table_bytes}, {"variables", rec.variable_bytes},
+                           {"subgraph_table", rec.subgraph_table_bytes},
+                           {"resource_table", rec.resource_table_bytes}, {"resources", rec.resource_bytes}};
     j["planning_temp_bytes"] = rec.planning_temp_bytes;
     j["invokes"] = a.invokes;
     j["invoke_seconds"] = seconds;
-    j["outputs"] = outputs;
+    j["outputs"] = outputs;  // of Invoke 0
+    j["sequence"] = sequence;  // outputs of Invoke 1..N-1
     std::cout << j.dump(2) << "\n";
   } else {
     std::printf("model:            %s\n", a.model.c_str());
@@ -157,8 +174,10 @@ int Run(const RunArgs& a) {
                 rec.scratch_requests);
     std::printf("head:             %u bytes\n", rec.head_bytes);
     std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
-                rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes, rec.op_data_bytes,
-                rec.scratch_table_bytes, rec.variable_bytes);
+                rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
+                    rec.resource_table_bytes,
+                rec.op_data_bytes,
+                rec.scratch_table_bytes, rec.variable_bytes + rec.resource_bytes);
     std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
     std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
     std::printf("invoke:           %.6f s (mean of %u)\n", seconds, a.invokes);
@@ -180,12 +199,14 @@ void RegisterRun(CLI::App& root, int& exit_code) {
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("--inputs-from", args->inputs_from,
                   "read input k from PREFIX.in<k>.bin (default: the golden deterministic generator, seed 0)");
-  cmd->add_option("--outputs-to", args->outputs_to, "write output k to PREFIX.out<k>.bin");
+  cmd->add_option("--outputs-to", args->outputs_to,
+                  "write output k to PREFIX.out<k>.bin (Invoke i >= 1: PREFIX.seq<i>.out<k>.bin)");
   cmd->add_option("--arena-bytes", args->arena_bytes, "arena size (default: the smallest working arena)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFF0u}));
   cmd->add_option("--planner", args->planner, "online planner when the model has no offline plan")
       ->check(CLI::IsMember({"greedy", "best-fit"}));
-  cmd->add_option("--invokes", args->invokes, "number of Invoke calls timed (default 1)")
+  cmd->add_option("--invokes", args->invokes,
+                  "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });

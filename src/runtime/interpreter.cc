@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "flatbuffers/flatbuffers.h"
+#include "runtime/resource_variables.h"
+#include "runtime/subgraph_calls.h"
 
 namespace arenaplan::rt {
 
@@ -23,6 +25,10 @@ int32_t ReadWord(const uint8_t* p, uint32_t i) {
 
 bool Overlap(const PlanBuffer& a, const PlanBuffer& b) { return !(a.first > b.last || b.first > a.last); }
 
+// tensor_offset_ flag: the tensor points at persistent data set in prepare (VAR_HANDLE's id);
+// such a tensor is never planned and its data is valid from then on.
+constexpr uint32_t kPointed = 0x80000000u;
+
 }  // namespace
 
 Interpreter::Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, void* arena,
@@ -35,13 +41,11 @@ Interpreter::Interpreter(const void* model, size_t model_bytes, const OpResolver
       arena_size_(arena_bytes) {}
 
 const char* Interpreter::OpName(uint32_t op) const {
-  if (subgraph_ == nullptr || op >= num_ops_) return "?";
-  const uint32_t code_index = subgraph_->operators()->Get(op)->opcode_index();
+  if (current_ == nullptr || op >= Size(current_->operators())) return "?";
+  const uint32_t code_index = current_->operators()->Get(op)->opcode_index();
   if (code_index >= num_opcodes_) return "?";
   const tfl::OperatorCode* code = model_->operator_codes()->Get(code_index);
-  const int32_t builtin = static_cast<int32_t>(code->builtin_code()) > code->deprecated_builtin_code()
-                              ? static_cast<int32_t>(code->builtin_code())
-                              : code->deprecated_builtin_code();
+  const int32_t builtin = BuiltinCode(*code);
   if (builtin == static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM)) {
     return code->custom_code() != nullptr ? code->custom_code()->c_str() : "CUSTOM";
   }
@@ -50,8 +54,12 @@ const char* Interpreter::OpName(uint32_t op) const {
 }
 
 Status Interpreter::OpError(Status code, uint32_t op, const char* fmt, ...) {
-  char prefix[64];
-  Format(prefix, sizeof(prefix), "op %u (%s): ", op, OpName(op));
+  char prefix[80];
+  if (current_sg_ != 0) {
+    Format(prefix, sizeof(prefix), "subgraph %u, op %u (%s): ", current_sg_, op, OpName(op));
+  } else {
+    Format(prefix, sizeof(prefix), "op %u (%s): ", op, OpName(op));
+  }
   va_list args;
   va_start(args, fmt);
   SetErrorV(&error_, prefix, fmt, args);
@@ -60,8 +68,12 @@ Status Interpreter::OpError(Status code, uint32_t op, const char* fmt, ...) {
 }
 
 void Interpreter::ReportV(const char* fmt, va_list args) {
-  char prefix[64];
-  Format(prefix, sizeof(prefix), "op %u (%s): ", current_op_, OpName(current_op_));
+  char prefix[80];
+  if (current_sg_ != 0) {
+    Format(prefix, sizeof(prefix), "subgraph %u, op %u (%s): ", current_sg_, current_op_, OpName(current_op_));
+  } else {
+    Format(prefix, sizeof(prefix), "op %u (%s): ", current_op_, OpName(current_op_));
+  }
   SetErrorV(&error_, prefix, fmt, args);
 }
 
@@ -101,72 +113,90 @@ uint32_t Interpreter::TensorBytes(const tfl::Tensor& t) const {
 }
 
 Status Interpreter::ValidateModel() {
-  const auto* tensors = subgraph_->tensors();
-  num_tensors_ = Size(tensors);
-  num_ops_ = Size(subgraph_->operators());
+  num_subgraphs_ = Size(model_->subgraphs());
   num_opcodes_ = Size(model_->operator_codes());
-  if (num_tensors_ >= kNoBuffer / 2) {
-    SetError(&error_, "subgraph 0 has too many tensors (%u)", num_tensors_);
+  num_tensors_ = Size(subgraph_->tensors());
+  uint64_t tensors = 0, ops = 0;
+  for (uint32_t s = 0; s < num_subgraphs_; ++s) {
+    tensors += Size(Subgraph(s)->tensors());
+    ops += Size(Subgraph(s)->operators());
+  }
+  if (tensors >= kNoBuffer / 4 || ops >= kNoBuffer / 16) {
+    SetError(&error_, "model has too many tensors (%llu) or ops (%llu)", static_cast<unsigned long long>(tensors),
+             static_cast<unsigned long long>(ops));
     return Status::kUnsupported;
   }
+  total_tensors_ = static_cast<uint32_t>(tensors);
+  total_ops_ = static_cast<uint32_t>(ops);
+  for (uint32_t s = 0; s < num_subgraphs_; ++s) RT_RETURN_IF_ERROR(ValidateSubgraph(s));
+  // Control flow: every called subgraph exists, no cycle, bounded depth (before anything runs).
+  return CheckSubgraphCalls(*model_, &error_);
+}
+
+Status Interpreter::ValidateSubgraph(uint32_t s) {
+  const tfl::SubGraph* sg = Subgraph(s);
+  const auto* tensors = sg->tensors();
+  const uint32_t n = Size(tensors);
   const uint32_t num_buffers = Size(model_->buffers());
-  for (uint32_t i = 0; i < num_tensors_; ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     const tfl::Tensor* t = tensors->Get(i);
     const auto* shape = t->shape();
     uint32_t count = 0;
     if (!CheckedElementCount(shape != nullptr ? shape->data() : nullptr, static_cast<int32_t>(Size(shape)), &count)) {
-      SetError(&error_, "subgraph 0, tensor %u: negative or too large shape", i);
+      SetError(&error_, "subgraph %u, tensor %u: negative or too large shape", s, i);
       return Status::kInvalidModel;
     }
     if (t->buffer() >= num_buffers && t->buffer() != 0) {
-      SetError(&error_, "subgraph 0, tensor %u: buffer %u out of range (%u buffers)", i, t->buffer(), num_buffers);
+      SetError(&error_, "subgraph %u, tensor %u: buffer %u out of range (%u buffers)", s, i, t->buffer(), num_buffers);
       return Status::kInvalidModel;
     }
     const uint32_t type_size = TypeSize(t->type());
     uint32_t data_size = 0;
     const uint8_t* data = ConstantData(*t, &data_size);
     if (data == nullptr && type_size == 0 && count > 0) {
-      SetError(&error_, "subgraph 0, tensor %u: type %s not supported", i, TypeName(t->type()));
+      SetError(&error_, "subgraph %u, tensor %u: type %s not supported", s, i, TypeName(t->type()));
       return Status::kUnsupported;
     }
     if (static_cast<uint64_t>(count) * type_size > 0x7FFFFFFFu) {
-      SetError(&error_, "subgraph 0, tensor %u: %u elements of %u bytes is too large", i, count, type_size);
+      SetError(&error_, "subgraph %u, tensor %u: %u elements of %u bytes is too large", s, i, count, type_size);
       return Status::kUnsupported;
     }
     if (data != nullptr && type_size != 0 && data_size < count * type_size) {
-      SetError(&error_, "subgraph 0, tensor %u: buffer %u holds %u bytes, shape needs %u", i, t->buffer(),
+      SetError(&error_, "subgraph %u, tensor %u: buffer %u holds %u bytes, shape needs %u", s, i, t->buffer(),
                data_size, count * type_size);
       return Status::kInvalidModel;
     }
   }
-  auto check_list = [&](const flatbuffers::Vector<int32_t>* v, bool allow_omitted, const char* what) {
+  auto check_list = [&](const flatbuffers::Vector<int32_t>* v, const char* what) {
     for (uint32_t k = 0; k < Size(v); ++k) {
       const int32_t idx = v->Get(k);
-      if ((idx == -1 && allow_omitted) || (idx >= 0 && static_cast<uint32_t>(idx) < num_tensors_)) continue;
-      SetError(&error_, "subgraph 0: %s %u refers to tensor %d (%u tensors)", what, k, idx, num_tensors_);
+      if (idx >= 0 && static_cast<uint32_t>(idx) < n) continue;
+      SetError(&error_, "subgraph %u: %s %u refers to tensor %d (%u tensors)", s, what, k, idx, n);
       return false;
     }
     return true;
   };
-  if (!check_list(subgraph_->inputs(), false, "input") || !check_list(subgraph_->outputs(), false, "output")) {
-    return Status::kInvalidModel;
-  }
-  for (uint32_t i = 0; i < num_ops_; ++i) RT_RETURN_IF_ERROR(ValidateOp(i));
+  if (!check_list(sg->inputs(), "input") || !check_list(sg->outputs(), "output")) return Status::kInvalidModel;
+  current_sg_ = s;
+  current_ = sg;
+  for (uint32_t i = 0; i < Size(sg->operators()); ++i) RT_RETURN_IF_ERROR(ValidateOp(s, i));
   return Status::kOk;
 }
 
-Status Interpreter::ValidateOp(uint32_t i) {
-  const tfl::Operator* op = subgraph_->operators()->Get(i);
+Status Interpreter::ValidateOp(uint32_t s, uint32_t i) {
+  const tfl::SubGraph* sg = Subgraph(s);
+  const uint32_t n = Size(sg->tensors());
+  const tfl::Operator* op = sg->operators()->Get(i);
   if (op->opcode_index() >= num_opcodes_) {
-    SetError(&error_, "op %u: opcode index %u out of range (%u operator codes)", i, op->opcode_index(),
-             num_opcodes_);
+    SetError(&error_, "subgraph %u, op %u: opcode index %u out of range (%u operator codes)", s, i,
+             op->opcode_index(), num_opcodes_);
     return Status::kInvalidModel;
   }
   const auto check = [&](const flatbuffers::Vector<int32_t>* v, bool allow_omitted, const char* what) {
     for (uint32_t k = 0; k < Size(v); ++k) {
       const int32_t idx = v->Get(k);
-      if ((idx == -1 && allow_omitted) || (idx >= 0 && static_cast<uint32_t>(idx) < num_tensors_)) continue;
-      return OpError(Status::kInvalidModel, i, "%s %u refers to tensor %d (%u tensors)", what, k, idx, num_tensors_);
+      if ((idx == -1 && allow_omitted) || (idx >= 0 && static_cast<uint32_t>(idx) < n)) continue;
+      return OpError(Status::kInvalidModel, i, "%s %u refers to tensor %d (%u tensors)", what, k, idx, n);
     }
     return Status::kOk;
   };
@@ -174,11 +204,27 @@ Status Interpreter::ValidateOp(uint32_t i) {
   RT_RETURN_IF_ERROR(check(op->outputs(), false, "output"));
   for (uint32_t k = 0; k < Size(op->intermediates()); ++k) {
     const int32_t idx = op->intermediates()->Get(k);
-    if (idx >= 0 && static_cast<uint32_t>(idx) < num_tensors_ && TensorBytes(*subgraph_->tensors()->Get(idx)) != 0) {
+    if (idx >= 0 && static_cast<uint32_t>(idx) < n && TensorBytes(*sg->tensors()->Get(idx)) != 0) {
       return OpError(Status::kUnsupported, i, "intermediate tensor %d has a non-zero size", idx);
     }
   }
   return Status::kOk;
+}
+
+const tfl::Tensor& Interpreter::TensorAt(uint32_t global) const {
+  uint32_t s = 0;
+  while (s + 1 < num_subgraphs_ && global >= tensor_base_[s + 1]) ++s;
+  return *Subgraph(s)->tensors()->Get(global - tensor_base_[s]);
+}
+
+const KernelRegistration* Interpreter::KernelOf(uint32_t s, uint32_t op) const {
+  return kernels_[Subgraph(s)->operators()->Get(op)->opcode_index()];
+}
+
+void Interpreter::SetCurrent(uint32_t s, uint32_t op) {
+  current_sg_ = s;
+  current_ = Subgraph(s);
+  current_op_ = op;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,35 +247,74 @@ Status Interpreter::Init() {
     return Status::kInvalidModel;
   }
   subgraph_ = model_->subgraphs()->Get(0);
+  current_ = subgraph_;
   RT_RETURN_IF_ERROR(ValidateModel());
+  SetCurrent(0, 0);
   uint32_t off = 0;
-  RT_RETURN_IF_ERROR(Tail(4 * num_tensors_, 4, &record_.tensor_table_bytes, "tensor offset table", &off));
+  if (num_subgraphs_ > 1) {
+    RT_RETURN_IF_ERROR(Tail(8 * (num_subgraphs_ + 1), 4, &record_.subgraph_table_bytes, "subgraph table", &off));
+  }
+  // One subgraph: the four base entries live in the interpreter object, so single-subgraph models
+  // keep their exact arena footprint.
+  uint32_t* bases = num_subgraphs_ > 1 ? reinterpret_cast<uint32_t*>(ArenaPtr(arena_, off)) : single_bases_;
+  tensor_base_ = bases;
+  op_base_ = bases + num_subgraphs_ + 1;
+  uint32_t tb = 0, ob = 0;
+  for (uint32_t s = 0; s < num_subgraphs_; ++s) {
+    tensor_base_[s] = tb;
+    op_base_[s] = ob;
+    tb += Size(Subgraph(s)->tensors());
+    ob += Size(Subgraph(s)->operators());
+  }
+  tensor_base_[num_subgraphs_] = tb;
+  op_base_[num_subgraphs_] = ob;
+  RT_RETURN_IF_ERROR(Tail(4 * total_tensors_, 4, &record_.tensor_table_bytes, "tensor offset table", &off));
   tensor_offset_ = reinterpret_cast<uint32_t*>(ArenaPtr(arena_, off));
-  for (uint32_t t = 0; t < num_tensors_; ++t) tensor_offset_[t] = kNoBuffer;
+  for (uint32_t t = 0; t < total_tensors_; ++t) tensor_offset_[t] = kNoBuffer;
   RT_RETURN_IF_ERROR(Tail(static_cast<uint32_t>(sizeof(void*)) * num_opcodes_, alignof(void*),
                           &record_.kernel_table_bytes, "kernel table", &off));
   kernels_ = reinterpret_cast<const KernelRegistration**>(ArenaPtr(arena_, off));
-  RT_RETURN_IF_ERROR(Tail(static_cast<uint32_t>(sizeof(void*)) * num_ops_, alignof(void*),
+  RT_RETURN_IF_ERROR(Tail(static_cast<uint32_t>(sizeof(void*)) * total_ops_, alignof(void*),
                           &record_.op_data_ptr_bytes, "op data pointers", &off));
   op_data_ = reinterpret_cast<void**>(ArenaPtr(arena_, off));
-  return ResolveKernels();
+  RT_RETURN_IF_ERROR(ResolveKernels());
+  return SetUpResources();
+}
+
+// TFLM's MicroResourceVariables: capacity = number of VAR_HANDLE ops (docs: golden README).
+Status Interpreter::SetUpResources() {
+  uint32_t handles = 0;
+  for (uint32_t s = 0; s < num_subgraphs_; ++s) {
+    for (uint32_t i = 0; i < Size(Subgraph(s)->operators()); ++i) {
+      const uint32_t c = Subgraph(s)->operators()->Get(i)->opcode_index();
+      handles += BuiltinCode(*model_->operator_codes()->Get(c)) == static_cast<int32_t>(tfl::BuiltinOperator::VAR_HANDLE);
+    }
+  }
+  if (handles == 0) return Status::kOk;
+  uint32_t off = 0;
+  RT_RETURN_IF_ERROR(Tail(static_cast<uint32_t>(sizeof(ResourceVariable)) * handles, alignof(ResourceVariable),
+                          &record_.resource_table_bytes, "resource variable table", &off));
+  resources_ = reinterpret_cast<ResourceVariable*>(ArenaPtr(arena_, off));
+  resource_capacity_ = handles;
+  return Status::kOk;
 }
 
 Status Interpreter::ResolveKernels() {
   for (uint32_t c = 0; c < num_opcodes_; ++c) {
     const tfl::OperatorCode* code = model_->operator_codes()->Get(c);
-    const int32_t builtin = static_cast<int32_t>(code->builtin_code()) > code->deprecated_builtin_code()
-                                ? static_cast<int32_t>(code->builtin_code())
-                                : code->deprecated_builtin_code();
-    kernels_[c] = FindKernel(resolver_, builtin,
+    kernels_[c] = FindKernel(resolver_, BuiltinCode(*code),
                              code->custom_code() != nullptr ? code->custom_code()->c_str() : nullptr);
   }
-  for (uint32_t i = 0; i < num_ops_; ++i) {
-    const KernelRegistration* k = kernels_[subgraph_->operators()->Get(i)->opcode_index()];
-    if (k == nullptr || k->eval == nullptr) {
-      return OpError(Status::kUnsupported, i, "op not supported by this runtime (no kernel registered)");
+  for (uint32_t s = 0; s < num_subgraphs_; ++s) {
+    for (uint32_t i = 0; i < Size(Subgraph(s)->operators()); ++i) {
+      const KernelRegistration* k = KernelOf(s, i);
+      if (k == nullptr || k->eval == nullptr) {
+        SetCurrent(s, i);
+        return OpError(Status::kUnsupported, i, "op not supported by this runtime (no kernel registered)");
+      }
     }
   }
+  SetCurrent(0, 0);
   return Status::kOk;
 }
 
@@ -237,22 +322,26 @@ Status Interpreter::ResolveKernels() {
 // Phase 2: prepare.
 
 Status Interpreter::PrepareAll() {
+  // TFLM prepares subgraph 0, then 1, ... (scratch requests are numbered in this order).
   in_prepare_ = true;
-  for (uint32_t i = 0; i < num_ops_; ++i) {
-    current_op_ = i;
-    op_requests_ = 0;
-    const KernelRegistration* k = kernels_[subgraph_->operators()->Get(i)->opcode_index()];
-    if (k->prepare == nullptr) continue;
-    error_.text[0] = '\0';
-    error_.length = 0;
-    const Status s = k->prepare(*this);
-    if (s != Status::kOk) {
-      in_prepare_ = false;
-      if (error_.length == 0) return OpError(s, i, "prepare failed (%s)", StatusName(s));
-      return s;
+  for (uint32_t sg = 0; sg < num_subgraphs_; ++sg) {
+    for (uint32_t i = 0; i < Size(Subgraph(sg)->operators()); ++i) {
+      SetCurrent(sg, i);
+      op_requests_ = 0;
+      const KernelRegistration* k = KernelOf(sg, i);
+      if (k->prepare == nullptr) continue;
+      error_.text[0] = '\0';
+      error_.length = 0;
+      const Status s = k->prepare(*this);
+      if (s != Status::kOk) {
+        in_prepare_ = false;
+        if (error_.length == 0) return OpError(s, i, "prepare failed (%s)", StatusName(s));
+        return s;
+      }
     }
   }
   in_prepare_ = false;
+  SetCurrent(0, 0);
   return Status::kOk;
 }
 
@@ -280,7 +369,7 @@ Status Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
   const Status s = ArenaSetHead(&arena_, need, &detail, "scratch request list");
   if (s != Status::kOk) return Fail(s, "%s", detail.text);
   ScratchRequest* list = reinterpret_cast<ScratchRequest*>(arena_.base);
-  list[num_requests_] = ScratchRequest{bytes, current_op_};
+  list[num_requests_] = ScratchRequest{bytes, op_base_[current_sg_] + current_op_};  // global op index
   *index = static_cast<int32_t>(num_requests_++);
   ++op_requests_;
   return Status::kOk;
@@ -333,7 +422,8 @@ int32_t Interpreter::OfflineOffset(const uint8_t* offline, uint32_t t) const {
 }
 
 bool Interpreter::NeedsPlanning(uint32_t t, const uint8_t* offline) const {
-  const tfl::Tensor& tensor = *subgraph_->tensors()->Get(t);
+  if (tensor_offset_[t] != kNoBuffer && (tensor_offset_[t] & kPointed) != 0) return false;
+  const tfl::Tensor& tensor = TensorAt(t);
   uint32_t size = 0;
   if (ConstantData(tensor, &size) != nullptr || TensorBytes(tensor) == 0) return false;
   return !tensor.is_variable() || OfflineOffset(offline, t) != kOnline;
@@ -341,14 +431,14 @@ bool Interpreter::NeedsPlanning(uint32_t t, const uint8_t* offline) const {
 
 uint32_t Interpreter::CountPlannedBuffers(const uint8_t* offline) const {
   uint32_t n = 0;
-  for (uint32_t t = 0; t < num_tensors_; ++t) n += NeedsPlanning(t, offline) ? 1 : 0;
+  for (uint32_t t = 0; t < total_tensors_; ++t) n += NeedsPlanning(t, offline) ? 1 : 0;
   return n + num_requests_;
 }
 
 Status Interpreter::AllocateVariables(const uint8_t* offline) {
-  for (uint32_t t = 0; t < num_tensors_; ++t) {
-    const tfl::Tensor& tensor = *subgraph_->tensors()->Get(t);
-    if (!tensor.is_variable() || NeedsPlanning(t, offline)) continue;
+  for (uint32_t t = 0; t < total_tensors_; ++t) {
+    const tfl::Tensor& tensor = TensorAt(t);
+    if (!tensor.is_variable() || NeedsPlanning(t, offline) || tensor_offset_[t] != kNoBuffer) continue;
     uint32_t size = 0;
     if (ConstantData(tensor, &size) != nullptr || TensorBytes(tensor) == 0) continue;
     uint32_t off = 0;
@@ -360,14 +450,14 @@ Status Interpreter::AllocateVariables(const uint8_t* offline) {
 
 Status Interpreter::CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* offline) {
   uint32_t b = 0;
-  for (uint32_t t = 0; t < num_tensors_; ++t) {
+  for (uint32_t t = 0; t < total_tensors_; ++t) {
     if (!NeedsPlanning(t, offline)) continue;
     const int32_t fixed = OfflineOffset(offline, t);
     if (fixed < kOnline) {
-      SetError(&error_, "subgraph 0, tensor %u: offline offset %d is negative", t, fixed);
+      SetError(&error_, "tensor %u (counting all subgraphs): offline offset %d is negative", t, fixed);
       return Status::kInvalidModel;
     }
-    bufs[b] = PlanBuffer{AlignUp16(TensorBytes(*subgraph_->tensors()->Get(t))), -1, -1, fixed};
+    bufs[b] = PlanBuffer{AlignUp16(TensorBytes(TensorAt(t))), -1, -1, fixed};
     tensor_offset_[t] = b++;  // temporarily: the plan buffer of tensor t
   }
   const ScratchRequest* req = reinterpret_cast<const ScratchRequest*>(arena_.base);
@@ -377,7 +467,7 @@ Status Interpreter::CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* 
 
 Status Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
   const CompiledPlan& plan = *options_.compiled_plan;
-  const uint32_t per_tensor = num_tensors_ + num_requests_;
+  const uint32_t per_tensor = total_tensors_ + num_requests_;
   if (plan.offsets == nullptr || (plan.count != per_tensor && plan.count != n)) {
     SetError(&error_, "compiled plan has %u offsets; expected %u (per tensor + scratch) or %u (per planned buffer)",
              plan.count, per_tensor, n);
@@ -385,7 +475,7 @@ Status Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
   }
   uint32_t b = 0;
   for (uint32_t i = 0; i < plan.count; ++i) {
-    const bool planned = plan.count == n || i >= num_tensors_ || NeedsPlanning(i, nullptr);
+    const bool planned = plan.count == n || i >= total_tensors_ || NeedsPlanning(i, nullptr);
     if (!planned) continue;
     if (plan.offsets[i] < 0) {
       SetError(&error_, "compiled plan entry %u is %d for a buffer that needs memory", i, plan.offsets[i]);
@@ -434,7 +524,7 @@ Status Interpreter::Finish() {
   RT_RETURN_IF_ERROR(CollectBuffers(bufs, n, offline));
   const uint32_t first_scratch = n - num_requests_;
   const ScratchRequest* req = reinterpret_cast<const ScratchRequest*>(arena_.base);
-  MarkLifetimes(*subgraph_, tensor_offset_, req, num_requests_, first_scratch, bufs);
+  MarkModelLifetimes(*model_, tensor_base_, op_base_, tensor_offset_, req, num_requests_, first_scratch, bufs);
   record_.plan_source = offline != nullptr ? "offline" : "greedy";
   if (offline == nullptr && options_.compiled_plan != nullptr) {
     RT_RETURN_IF_ERROR(ApplyCompiledPlan(bufs, n));
@@ -449,7 +539,7 @@ Status Interpreter::Finish() {
   if (options_.compiled_plan != nullptr && offline == nullptr && options_.compiled_plan->head_bytes > head) {
     head = options_.compiled_plan->head_bytes;
   }
-  for (uint32_t t = 0; t < num_tensors_; ++t) {
+  for (uint32_t t = 0; t < total_tensors_; ++t) {
     if (tensor_offset_[t] != kNoBuffer && NeedsPlanning(t, offline)) {
       tensor_offset_[t] = static_cast<uint32_t>(bufs[tensor_offset_[t]].offset);
     }
@@ -462,10 +552,15 @@ Status Interpreter::Finish() {
   RT_RETURN_IF_ERROR(ArenaSetHead(&arena_, head, &error_, "planned tensors (head)"));
   // Tail variables come last, once temp is free again, so they never add to the planning peak.
   RT_RETURN_IF_ERROR(AllocateVariables(offline));
-  // Variables start at zero (int8: at their zero point), as TFLM's ResetVariableTensors does.
-  for (uint32_t t = 0; t < num_tensors_; ++t) {
-    const tfl::Tensor& tensor = *subgraph_->tensors()->Get(t);
-    if (!tensor.is_variable() || tensor_offset_[t] == kNoBuffer) continue;
+  FillVariables();
+  return Status::kOk;
+}
+
+// Variables start at zero (int8: at their zero point), as TFLM's ResetVariableTensors does.
+void Interpreter::FillVariables() {
+  for (uint32_t t = 0; t < total_tensors_; ++t) {
+    const tfl::Tensor& tensor = TensorAt(t);
+    if (!tensor.is_variable() || tensor_offset_[t] == kNoBuffer || (tensor_offset_[t] & kPointed) != 0) continue;
     int value = 0;
     if (tensor.type() == TensorType::INT8 && tensor.quantization() != nullptr &&
         Size(tensor.quantization()->zero_point()) > 0) {
@@ -473,7 +568,6 @@ Status Interpreter::Finish() {
     }
     std::memset(ArenaPtr(arena_, tensor_offset_[t]), value, TensorBytes(tensor));
   }
-  return Status::kOk;
 }
 
 Status Interpreter::AllocateTensors() {
@@ -499,12 +593,20 @@ Status Interpreter::Invoke() {
     SetError(&error_, "Invoke before a successful AllocateTensors");
     return Status::kBadState;
   }
-  for (uint32_t i = 0; i < num_ops_; ++i) {
-    current_op_ = i;
-    const KernelRegistration* k = kernels_[subgraph_->operators()->Get(i)->opcode_index()];
+  depth_ = 0;
+  const Status s = RunSubgraph(0);
+  SetCurrent(0, 0);
+  return s;
+}
+
+Status Interpreter::RunSubgraph(uint32_t sg) {
+  for (uint32_t i = 0; i < Size(Subgraph(sg)->operators()); ++i) {
+    SetCurrent(sg, i);
+    const KernelRegistration* k = KernelOf(sg, i);
     error_.length = 0;
     const Status s = k->eval(*this);
     if (s != Status::kOk) {
+      SetCurrent(sg, i);
       if (error_.length == 0) return OpError(s, i, "eval failed (%s)", StatusName(s));
       return s;
     }
@@ -512,13 +614,134 @@ Status Interpreter::Invoke() {
   return Status::kOk;
 }
 
+Status Interpreter::InvokeSubgraph(uint32_t s) {
+  if (state_ != State::kAllocated || in_prepare_) return Fail(Status::kBadState, "InvokeSubgraph outside eval");
+  if (s >= num_subgraphs_) return Fail(Status::kBadArgument, "subgraph %u out of range (%u)", s, num_subgraphs_);
+  // Calls were checked acyclic and shallow at AllocateTensors; this bound is the last guard.
+  if (depth_ >= kMaxSubgraphDepth) return Fail(Status::kUnsupported, "subgraph calls nested deeper than %u", kMaxSubgraphDepth);
+  const uint32_t sg = current_sg_, op = current_op_;
+  ++depth_;
+  const Status st = RunSubgraph(s);
+  --depth_;
+  if (st != Status::kOk) return st;  // current_ names the failing op for the message
+  SetCurrent(sg, op);
+  return Status::kOk;
+}
+
+Status Interpreter::Reset() {
+  if (state_ != State::kAllocated) {
+    SetError(&error_, "Reset before a successful AllocateTensors");
+    return Status::kBadState;
+  }
+  FillVariables();
+  for (uint32_t r = 0; r < num_resources_; ++r) {
+    if (resources_[r].bytes > 0) std::memset(ArenaPtr(arena_, resources_[r].offset), resources_[r].fill, resources_[r].bytes);
+  }
+  for (uint32_t sg = 0; sg < num_subgraphs_; ++sg) {
+    for (uint32_t i = 0; i < Size(Subgraph(sg)->operators()); ++i) {
+      const KernelRegistration* k = KernelOf(sg, i);
+      if (k->reset == nullptr) continue;
+      SetCurrent(sg, i);
+      error_.length = 0;
+      const Status s = k->reset(*this);
+      if (s != Status::kOk) {
+        if (error_.length == 0) return OpError(s, i, "reset failed (%s)", StatusName(s));
+        return s;
+      }
+    }
+  }
+  SetCurrent(0, 0);
+  return Status::kOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Control flow and resource variables (KernelContext).
+
+uint32_t Interpreter::subgraph_inputs_size(uint32_t s) const {
+  return s < num_subgraphs_ ? Size(Subgraph(s)->inputs()) : 0;
+}
+
+uint32_t Interpreter::subgraph_outputs_size(uint32_t s) const {
+  return s < num_subgraphs_ ? Size(Subgraph(s)->outputs()) : 0;
+}
+
+bool Interpreter::GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= subgraph_inputs_size(s)) return false;
+  *out = View(s, Subgraph(s)->inputs()->Get(k));
+  return true;
+}
+
+bool Interpreter::GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= subgraph_outputs_size(s)) return false;
+  *out = View(s, Subgraph(s)->outputs()->Get(k));
+  return true;
+}
+
+Status Interpreter::ResourceId(const char* container, const char* shared_name, int32_t* id) {
+  *id = FindOrCreateResource(resources_, &num_resources_, resource_capacity_, container, shared_name);
+  if (*id < 0) {
+    return Fail(Status::kUnsupported, "resource variable table full (%u entries, one per VAR_HANDLE)", resource_capacity_);
+  }
+  return Status::kOk;
+}
+
+Status Interpreter::AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
+  if (!in_prepare_) return Fail(Status::kBadState, "AllocateResource outside prepare");
+  if (id < 0 || static_cast<uint32_t>(id) >= num_resources_) {
+    return Fail(Status::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
+  }
+  ResourceVariable& v = resources_[id];
+  if (v.bytes > 0 || bytes == 0) return Status::kOk;  // the first ASSIGN_VARIABLE sizes it (TFLM)
+  uint32_t off = 0;
+  ErrorText detail;
+  const Status s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "resource variable");
+  if (s != Status::kOk) return Fail(s, "%s", detail.text);
+  record_.resource_bytes += bytes;
+  v.offset = off;
+  v.bytes = bytes;
+  v.fill = fill;
+  std::memset(ArenaPtr(arena_, off), fill, bytes);
+  return Status::kOk;
+}
+
+Status Interpreter::GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
+  *data = nullptr;
+  *bytes = 0;
+  if (id < 0 || static_cast<uint32_t>(id) >= num_resources_) {
+    return Fail(Status::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
+  }
+  if (resources_[id].bytes > 0) {
+    *data = ArenaPtr(arena_, resources_[id].offset);
+    *bytes = resources_[id].bytes;
+  }
+  return Status::kOk;
+}
+
+Status Interpreter::PointOutputAt(uint32_t k, void* data) {
+  if (!in_prepare_) return Fail(Status::kBadState, "PointOutputAt outside prepare");
+  if (k >= num_outputs()) return Fail(Status::kInvalidModel, "output %u is missing", k);
+  const auto* p = static_cast<const uint8_t*>(data);
+  if (p < arena_.base + arena_.tail || p >= arena_.base + arena_.size) {
+    return Fail(Status::kBadArgument, "output %u must point into persistent arena memory", k);
+  }
+  const uint32_t t = tensor_base_[current_sg_] + static_cast<uint32_t>(op()->outputs()->Get(k));
+  tensor_offset_[t] = static_cast<uint32_t>(p - arena_.base) | kPointed;
+  return Status::kOk;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Views.
 
-TensorView Interpreter::View(int32_t index) const {
+TensorView Interpreter::View(uint32_t s, int32_t index) const {
   TensorView v;
-  if (subgraph_ == nullptr || index < 0 || static_cast<uint32_t>(index) >= num_tensors_) return v;
-  const tfl::Tensor& t = *subgraph_->tensors()->Get(static_cast<uint32_t>(index));
+  if (model_ == nullptr || tensor_base_ == nullptr || s >= num_subgraphs_ || index < 0 ||
+      static_cast<uint32_t>(index) >= Size(Subgraph(s)->tensors())) {
+    return v;
+  }
+  const tfl::Tensor& t = *Subgraph(s)->tensors()->Get(static_cast<uint32_t>(index));
+  const uint32_t off = tensor_offset_[tensor_base_[s] + static_cast<uint32_t>(index)];
   v.type = t.type();
   v.rank = static_cast<int32_t>(Size(t.shape()));
   v.dims = t.shape() != nullptr ? t.shape()->data() : nullptr;
@@ -530,8 +753,8 @@ TensorView Interpreter::View(int32_t index) const {
   } else {
     v.bytes = TensorBytes(t);
     // Offsets are final only after Finish; during prepare non-constant data is not valid yet.
-    if (state_ == State::kAllocated && tensor_offset_[index] != kNoBuffer) {
-      v.data = ArenaPtr(arena_, tensor_offset_[index]);
+    if (off != kNoBuffer && (state_ == State::kAllocated || (off & kPointed) != 0)) {
+      v.data = ArenaPtr(arena_, off & ~kPointed);
     }
   }
   const tfl::QuantizationParameters* q = t.quantization();
@@ -553,22 +776,27 @@ uint32_t Interpreter::outputs_size() const { return subgraph_ != nullptr ? Size(
 
 TensorView Interpreter::input(uint32_t i) const {
   if (i >= inputs_size()) return TensorView{};
-  return View(subgraph_->inputs()->Get(i));
+  return View(0, subgraph_->inputs()->Get(i));
 }
 
 TensorView Interpreter::output(uint32_t i) const {
   if (i >= outputs_size()) return TensorView{};
-  return View(subgraph_->outputs()->Get(i));
+  return View(0, subgraph_->outputs()->Get(i));
 }
 
-TensorView Interpreter::tensor(uint32_t index) const { return View(static_cast<int32_t>(index)); }
+TensorView Interpreter::tensor(uint32_t index) const { return View(0, static_cast<int32_t>(index)); }
+
+TensorView Interpreter::subgraph_tensor(uint32_t subgraph, uint32_t index) const {
+  if (index > 0x7FFFFFFFu) return TensorView{};
+  return View(subgraph, static_cast<int32_t>(index));
+}
 
 int32_t Interpreter::op_version() const {
   const uint32_t c = op()->opcode_index();
   return model_->operator_codes()->Get(c)->version();
 }
 
-const tfl::Operator* Interpreter::op() const { return subgraph_->operators()->Get(current_op_); }
+const tfl::Operator* Interpreter::op() const { return current_->operators()->Get(current_op_); }
 uint32_t Interpreter::num_inputs() const { return Size(op()->inputs()); }
 uint32_t Interpreter::num_outputs() const { return Size(op()->outputs()); }
 
@@ -577,14 +805,14 @@ bool Interpreter::GetInput(uint32_t k, TensorView* out) {
   if (k >= num_inputs()) return false;
   const int32_t idx = op()->inputs()->Get(k);
   if (idx < 0) return false;
-  *out = View(idx);
+  *out = View(current_sg_, idx);
   return true;
 }
 
 bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_outputs()) return false;
-  *out = View(op()->outputs()->Get(k));
+  *out = View(current_sg_, op()->outputs()->Get(k));
   return true;
 }
 

@@ -1,11 +1,16 @@
-// Runs subgraph 0 of a .tflite model read in place (weights are never copied) inside one
-// caller-supplied arena. No heap, no exceptions, no mutable statics: two interpreters over two
+// Runs a .tflite model read in place (weights are never copied) inside one caller-supplied arena:
+// subgraph 0, and the subgraphs its WHILE / IF / CALL_ONCE ops call (planned in the same head on
+// one lifetime counter, as TFLM does; cyclic or too deep calls are rejected by AllocateTensors). No heap, no exceptions, no mutable statics: two interpreters over two
 // arenas are fully independent.
 //
 //   Interpreter interp(model_bytes, model_size, AllOpsResolver(), arena, sizeof(arena));
 //   if (interp.AllocateTensors() != Status::kOk) puts(interp.error_message());
 //   TensorView in = interp.input(0);  ... fill in.data ...
 //   interp.Invoke();  TensorView out = interp.output(0);
+//   interp.Reset();   // back to the state right after AllocateTensors (variables, CALL_ONCE, ...)
+//
+// State that survives Invoke: variable tensors (tail, or head with an offline offset), resource
+// variables (fixed table + bytes in the tail) and kernels' op data (e.g. a noise estimate).
 //
 // AllocateTensors runs three phases over the arena (see arena.h for the layout):
 //   init:    verify the flatbuffer (flatbuffers::Verifier, no allocation) and every index and shape;
@@ -31,7 +36,7 @@
 namespace arenaplan::rt {
 
 // A plan compiled into the firmware (e.g. by `arenaplan export --c-header`). Either one offset per
-// subgraph-0 tensor followed by one per scratch request (count = tensors + requests; entries of
+// tensor (subgraph 0, then 1, ...) followed by one per scratch request (count = tensors + requests; entries of
 // unplanned tensors are ignored), or one per planned buffer in TFLM's AddBuffer order (count =
 // planned buffers). head_bytes is the head size the plan needs (checked: max(offset + size)).
 struct CompiledPlan {
@@ -55,6 +60,9 @@ struct MemoryRecord {
   uint32_t op_data_bytes = 0;        // kernels' persistent buffers
   uint32_t scratch_table_bytes = 0;  // 4 per scratch request
   uint32_t variable_bytes = 0;       // variable tensors kept in the tail
+  uint32_t subgraph_table_bytes = 0; // 8 per subgraph (+8): first tensor / op of each subgraph
+  uint32_t resource_table_bytes = 0; // one entry per VAR_HANDLE op
+  uint32_t resource_bytes = 0;       // resource variables' data
   uint32_t planning_temp_bytes = 0;  // peak temp use while planning (freed afterwards)
   uint32_t planned_buffers = 0;      // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
@@ -71,6 +79,10 @@ class Interpreter final : private KernelContext {
 
   Status AllocateTensors();
   Status Invoke();
+  // Restores the state right after AllocateTensors: variable tensors refilled (zero / zero point),
+  // resource variables refilled with their default, every kernel's reset hook run (CALL_ONCE runs
+  // its init subgraph again, spectral subtraction forgets its noise estimate). O(tensors + ops).
+  Status Reset();
 
   uint32_t inputs_size() const;
   uint32_t outputs_size() const;
@@ -80,6 +92,9 @@ class Interpreter final : private KernelContext {
   TensorView output(uint32_t i) const;
   // Any tensor of subgraph 0 (data is valid only while the plan keeps it alive).
   TensorView tensor(uint32_t index) const;
+  // Any tensor of any subgraph; empty view when out of range.
+  TensorView subgraph_tensor(uint32_t subgraph, uint32_t index) const;
+  uint32_t subgraphs_size() const { return num_subgraphs_; }
   uint32_t tensors_size() const { return num_tensors_; }
 
   // head + tail after AllocateTensors (temp is empty then).
@@ -92,7 +107,15 @@ class Interpreter final : private KernelContext {
 
   Status Init();
   Status ValidateModel();
-  Status ValidateOp(uint32_t i);
+  Status ValidateSubgraph(uint32_t s);
+  Status ValidateOp(uint32_t s, uint32_t i);
+  Status SetUpResources();
+  void FillVariables();
+  Status RunSubgraph(uint32_t s);
+  void SetCurrent(uint32_t s, uint32_t op);
+  const tfl::SubGraph* Subgraph(uint32_t s) const { return model_->subgraphs()->Get(s); }
+  const tfl::Tensor& TensorAt(uint32_t global) const;
+  const KernelRegistration* KernelOf(uint32_t s, uint32_t op) const;
   Status ResolveKernels();
   Status PrepareAll();
   Status Finish();
@@ -106,7 +129,7 @@ class Interpreter final : private KernelContext {
   Status Tail(uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset);
   Status OpError(Status code, uint32_t op, const char* fmt, ...) __attribute__((format(printf, 4, 5)));
   const char* OpName(uint32_t op) const;
-  TensorView View(int32_t index) const;
+  TensorView View(uint32_t s, int32_t index) const;
   uint32_t TensorBytes(const tfl::Tensor& t) const;
   const uint8_t* ConstantData(const tfl::Tensor& t, uint32_t* size) const;
 
@@ -119,12 +142,22 @@ class Interpreter final : private KernelContext {
   uint32_t num_outputs() const override;
   bool GetInput(uint32_t k, TensorView* out) override;
   bool GetOutput(uint32_t k, TensorView* out) override;
-  void* op_data() const override { return op_data_[current_op_]; }
-  void set_op_data(void* data) override { op_data_[current_op_] = data; }
+  void* op_data() const override { return op_data_[op_base_[current_sg_] + current_op_]; }
+  void set_op_data(void* data) override { op_data_[op_base_[current_sg_] + current_op_] = data; }
   Status AllocatePersistent(uint32_t bytes, void** out) override;
   Status RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
+  uint32_t num_subgraphs() const override { return num_subgraphs_; }
+  uint32_t subgraph_inputs_size(uint32_t s) const override;
+  uint32_t subgraph_outputs_size(uint32_t s) const override;
+  bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) override;
+  bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) override;
+  Status InvokeSubgraph(uint32_t s) override;
+  Status ResourceId(const char* container, const char* shared_name, int32_t* id) override;
+  Status AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
+  Status GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
+  Status PointOutputAt(uint32_t k, void* data) override;
 
   const uint8_t* model_bytes_;
   size_t model_size_;
@@ -139,15 +172,27 @@ class Interpreter final : private KernelContext {
   bool in_prepare_ = false;
 
   const tfl::Model* model_ = nullptr;
-  const tfl::SubGraph* subgraph_ = nullptr;
-  uint32_t num_tensors_ = 0;
-  uint32_t num_ops_ = 0;
+  const tfl::SubGraph* subgraph_ = nullptr;         // subgraph 0 (the model's inputs / outputs)
+  const tfl::SubGraph* current_ = nullptr;          // subgraph of the op being prepared / evaluated
+  uint32_t num_subgraphs_ = 0;
+  uint32_t num_tensors_ = 0;                        // of subgraph 0
+  uint32_t total_tensors_ = 0;                      // of all subgraphs
+  uint32_t total_ops_ = 0;
   uint32_t num_opcodes_ = 0;
-  uint32_t current_op_ = 0;
-  // Tables in the arena tail.
+  uint32_t current_sg_ = 0;
+  uint32_t current_op_ = 0;                         // index within current_sg_
+  uint32_t depth_ = 0;                              // nested InvokeSubgraph calls
+  // Tables in the arena tail. Tensor / op tables run over all subgraphs: subgraph s starts at
+  // tensor_base_[s] / op_base_[s] (num_subgraphs_ + 1 entries each).
+  uint32_t* tensor_base_ = nullptr;
+  uint32_t* op_base_ = nullptr;
+  uint32_t single_bases_[4] = {0, 0, 0, 0};
   uint32_t* tensor_offset_ = nullptr;               // per tensor: arena offset of its data, or kNoBuffer
   const KernelRegistration** kernels_ = nullptr;    // per operator code
   void** op_data_ = nullptr;                        // per op
+  struct ResourceVariable* resources_ = nullptr;    // resource_variables.h
+  uint32_t resource_capacity_ = 0;                  // = number of VAR_HANDLE ops
+  uint32_t num_resources_ = 0;
   uint32_t* scratch_offset_ = nullptr;              // per scratch request
   uint32_t num_requests_ = 0;
   uint32_t op_requests_ = 0;                        // requests of the op being prepared

@@ -54,6 +54,37 @@ class KernelContext {
   // The scratch buffer for a handle from RequestScratch (eval only); nullptr for a bad handle.
   virtual void* GetScratch(int32_t index) = 0;
 
+  // --- other subgraphs (control flow: WHILE, IF, CALL_ONCE) -------------------------------------
+  // Defaults describe a context with one subgraph and no way to run another (unit tests).
+  virtual uint32_t num_subgraphs() const { return 1; }
+  virtual uint32_t subgraph_inputs_size(uint32_t s) const { return 0; }
+  virtual uint32_t subgraph_outputs_size(uint32_t s) const { return 0; }
+  // View of input / output k of subgraph s (data valid at eval only); false when out of range.
+  virtual bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
+  virtual bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
+  // Runs every op of subgraph s (eval only). Depth is bounded by the interpreter.
+  virtual Status InvokeSubgraph(uint32_t s) { return Fail(Status::kUnsupported, "no subgraph %u here", s); }
+
+  // --- resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----------------------------
+  // Prepare: the id for (container, shared_name), created if new (nullptr container matches any).
+  virtual Status ResourceId(const char* container, const char* shared_name, int32_t* id) {
+    return Fail(Status::kUnsupported, "no resource variables here");
+  }
+  // Prepare: reserve `bytes` for variable id once (later calls keep the first size), filled with
+  // `fill` (TFLM: the value's zero point) now and on Reset.
+  virtual Status AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
+    return Fail(Status::kUnsupported, "no resource variables here");
+  }
+  // The variable's bytes; *data is nullptr (and *bytes 0) before AllocateResource.
+  virtual Status GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
+    return Fail(Status::kUnsupported, "no resource variables here");
+  }
+  // Prepare: make output k point at persistent data (e.g. op data) for good; it is never planned
+  // (TFLM: VAR_HANDLE points its output at its resource id).
+  virtual Status PointOutputAt(uint32_t k, void* data) {
+    return Fail(Status::kUnsupported, "outputs cannot be redirected here");
+  }
+
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
   Status Fail(Status code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -75,6 +106,8 @@ struct KernelRegistration {
   const char* name;                       // op name for messages, e.g. "ADD"
   Status (*prepare)(KernelContext& ctx);  // may be nullptr (nothing to check or precompute)
   Status (*eval)(KernelContext& ctx);     // required
+  // Interpreter::Reset: put kernel-internal state in op data back to its post-prepare value.
+  Status (*reset)(KernelContext& ctx) = nullptr;
 };
 
 // --- small checks kernels use everywhere (each returns kOk or a Fail naming the problem) -------

@@ -10,8 +10,10 @@ const KernelRegistration* Register_ABS();         // kernels/elementwise.cc
 const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_ARG_MAX();     // kernels/compare.cc
 const KernelRegistration* Register_ARG_MIN();     // kernels/compare.cc
+const KernelRegistration* Register_ASSIGN_VARIABLE();  // kernels/resource_ops.cc
 const KernelRegistration* Register_AVERAGE_POOL_2D();  // kernels/pooling.cc
 const KernelRegistration* Register_BATCH_TO_SPACE_ND();  // kernels/space_batch.cc
+const KernelRegistration* Register_CALL_ONCE();  // kernels/control_flow.cc
 const KernelRegistration* Register_CAST();        // kernels/misc.cc
 const KernelRegistration* Register_CEIL();        // kernels/elementwise.cc
 const KernelRegistration* Register_CONCATENATION();  // kernels/concatenation.cc
@@ -32,6 +34,7 @@ const KernelRegistration* Register_GATHER();      // kernels/gather.cc
 const KernelRegistration* Register_GATHER_ND();   // kernels/gather.cc
 const KernelRegistration* Register_GREATER();     // kernels/compare.cc
 const KernelRegistration* Register_GREATER_EQUAL();  // kernels/compare.cc
+const KernelRegistration* Register_IF();  // kernels/control_flow.cc
 const KernelRegistration* Register_LEAKY_RELU();  // kernels/activations.cc
 const KernelRegistration* Register_LESS();        // kernels/compare.cc
 const KernelRegistration* Register_LESS_EQUAL();  // kernels/compare.cc
@@ -50,6 +53,7 @@ const KernelRegistration* Register_PAD();         // kernels/pad.cc
 const KernelRegistration* Register_PADV2();       // kernels/pad.cc
 const KernelRegistration* Register_PRELU();       // kernels/misc.cc
 const KernelRegistration* Register_QUANTIZE();    // kernels/quantize.cc
+const KernelRegistration* Register_READ_VARIABLE();  // kernels/resource_ops.cc
 const KernelRegistration* Register_REDUCE_MAX();  // kernels/reduce.cc
 const KernelRegistration* Register_RELU();        // kernels/activations.cc
 const KernelRegistration* Register_RELU6();       // kernels/activations.cc
@@ -86,6 +90,8 @@ const KernelRegistration* Register_TRANSPOSE();   // kernels/transpose.cc
 const KernelRegistration* Register_TRANSPOSE_CONV();  // kernels/transpose_conv.cc
 const KernelRegistration* Register_UNIDIRECTIONAL_SEQUENCE_LSTM();  // kernels/lstm.cc
 const KernelRegistration* Register_UNPACK();      // kernels/shape_ops.cc
+const KernelRegistration* Register_VAR_HANDLE();  // kernels/resource_ops.cc
+const KernelRegistration* Register_WHILE();  // kernels/control_flow.cc
 const KernelRegistration* Register_ZEROS_LIKE();  // kernels/misc.cc
 
 }  // namespace arenaplan::rt

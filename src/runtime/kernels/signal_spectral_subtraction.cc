@@ -102,7 +102,16 @@ Status Eval(KernelContext& ctx) {
   return Status::kOk;
 }
 
-const KernelRegistration kSpectralSubtraction{"SignalFilterBankSpectralSubtraction", &Prepare, &Eval};
+// Interpreter::Reset: forget the noise estimate (TFLM's Reset of this op zeroes it as Prepare does).
+Status Reset(KernelContext& ctx) {
+  auto* d = static_cast<SpectralSubtractionData*>(ctx.op_data());
+  if (d != nullptr && d->noise_estimate != nullptr && d->num_channels > 0) {
+    std::memset(d->noise_estimate, 0, static_cast<size_t>(d->num_channels) * 4u);
+  }
+  return Status::kOk;
+}
+
+const KernelRegistration kSpectralSubtraction{"SignalFilterBankSpectralSubtraction", &Prepare, &Eval, &Reset};
 
 }  // namespace
 

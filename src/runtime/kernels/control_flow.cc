@@ -1,0 +1,268 @@
+// WHILE, IF and CALL_ONCE (TFLM micro kernels while.cc, if.cc, call_once.cc): they run other
+// subgraphs of the same interpreter through KernelContext::InvokeSubgraph; the called subgraphs'
+// tensors are planned in the same head (one lifetime counter over all subgraphs), so nothing is
+// allocated at eval. Values move between subgraphs by byte copies, exactly where TFLM copies.
+#include <cstring>
+
+#include "runtime/kernels/registrations.h"
+
+namespace arenaplan::rt {
+
+namespace {
+
+// dst <- src, sizes must agree (TFLM copies EvalTensorBytes of the destination).
+Status CopyView(KernelContext& ctx, const TensorView& dst, const TensorView& src, const char* what, uint32_t k) {
+  if (dst.bytes != src.bytes) {
+    return ctx.Fail(Status::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, dst.bytes, src.bytes);
+  }
+  if (dst.bytes == 0 || dst.data == src.data) return Status::kOk;
+  if (dst.data == nullptr || src.data == nullptr) {
+    return ctx.Fail(Status::kBadState, "%s %u: tensor has no memory", what, k);
+  }
+  std::memmove(dst.data, src.data, dst.bytes);
+  return Status::kOk;
+}
+
+// Op inputs [first, n) -> inputs 0.. of subgraph s.
+Status OpInputsToSubgraph(KernelContext& ctx, uint32_t first, uint32_t s) {
+  for (uint32_t k = first; k < ctx.num_inputs(); ++k) {
+    TensorView in, dst;
+    ctx.GetInput(k, &in);
+    ctx.GetSubgraphInput(s, k - first, &dst);
+    RT_RETURN_IF_ERROR(CopyView(ctx, dst, in, "subgraph input", k - first));
+  }
+  return Status::kOk;
+}
+
+Status OpInputsToOpOutputs(KernelContext& ctx) {
+  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
+    TensorView in, out;
+    ctx.GetInput(k, &in);
+    ctx.GetOutput(k, &out);
+    RT_RETURN_IF_ERROR(CopyView(ctx, out, in, "output", k));
+  }
+  return Status::kOk;
+}
+
+Status OpOutputsToSubgraphInputs(KernelContext& ctx, uint32_t s) {
+  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
+    TensorView out, dst;
+    ctx.GetOutput(k, &out);
+    ctx.GetSubgraphInput(s, k, &dst);
+    RT_RETURN_IF_ERROR(CopyView(ctx, dst, out, "subgraph input", k));
+  }
+  return Status::kOk;
+}
+
+Status SubgraphOutputsToOpOutputs(KernelContext& ctx, uint32_t s) {
+  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
+    TensorView src, out;
+    ctx.GetSubgraphOutput(s, k, &src);
+    ctx.GetOutput(k, &out);
+    RT_RETURN_IF_ERROR(CopyView(ctx, out, src, "output", k));
+  }
+  return Status::kOk;
+}
+
+Status CheckSubgraph(KernelContext& ctx, int32_t s, const char* role) {
+  if (s < 0 || static_cast<uint32_t>(s) >= ctx.num_subgraphs()) {
+    return ctx.Fail(Status::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, s, ctx.num_subgraphs());
+  }
+  return Status::kOk;
+}
+
+// Sizes of the tensors copied between the op and subgraph s must agree (checked once, here).
+Status CheckSameBytes(KernelContext& ctx, const TensorView& a, const TensorView& b, const char* what, uint32_t k) {
+  if (a.bytes == b.bytes) return Status::kOk;
+  return ctx.Fail(Status::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, a.bytes, b.bytes);
+}
+
+Status ReadCondition(KernelContext& ctx, const TensorView& cond, bool* value) {
+  if (cond.type != TensorType::BOOL || cond.bytes < 1 || cond.data == nullptr) {
+    return ctx.Fail(Status::kInvalidModel, "condition must be a non-empty BOOL tensor (got %s, %u bytes)",
+                    TypeName(cond.type), cond.bytes);
+  }
+  *value = *static_cast<const uint8_t*>(cond.data) != 0;
+  return Status::kOk;
+}
+
+// ---- WHILE ------------------------------------------------------------------------------------
+
+struct WhileData {
+  uint32_t cond;
+  uint32_t body;
+};
+
+Status WhilePrepare(KernelContext& ctx) {
+  const auto* o = Options<tfl::WhileOptions>(ctx);
+  const int32_t cond = o != nullptr ? o->cond_subgraph_index() : 0;
+  const int32_t body = o != nullptr ? o->body_subgraph_index() : 0;
+  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, cond, "cond"));
+  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, body, "body"));
+  const uint32_t n = ctx.num_inputs();
+  if (ctx.subgraph_inputs_size(cond) != n || ctx.subgraph_inputs_size(body) != n || ctx.num_outputs() != n ||
+      ctx.subgraph_outputs_size(body) != n) {
+    return ctx.Fail(Status::kInvalidModel,
+                    "%u inputs, %u outputs; cond subgraph %d has %u inputs, body subgraph %d has %u inputs and %u "
+                    "outputs (all must agree)",
+                    n, ctx.num_outputs(), cond, ctx.subgraph_inputs_size(cond), body,
+                    ctx.subgraph_inputs_size(body), ctx.subgraph_outputs_size(body));
+  }
+  if (ctx.subgraph_outputs_size(cond) < 1) {
+    return ctx.Fail(Status::kInvalidModel, "cond subgraph %d has no output", cond);
+  }
+  TensorView c;
+  ctx.GetSubgraphOutput(cond, 0, &c);
+  if (c.type != TensorType::BOOL || c.bytes < 1) {
+    return ctx.Fail(Status::kInvalidModel, "cond subgraph %d output 0 must be BOOL", cond);
+  }
+  for (uint32_t k = 0; k < n; ++k) {
+    TensorView in, out, ci, bi, bo;
+    ctx.GetInput(k, &in);
+    ctx.GetOutput(k, &out);
+    ctx.GetSubgraphInput(cond, k, &ci);
+    ctx.GetSubgraphInput(body, k, &bi);
+    ctx.GetSubgraphOutput(body, k, &bo);
+    RT_RETURN_IF_ERROR(CheckSameBytes(ctx, out, in, "output", k));
+    RT_RETURN_IF_ERROR(CheckSameBytes(ctx, ci, in, "cond input", k));
+    RT_RETURN_IF_ERROR(CheckSameBytes(ctx, bi, in, "body input", k));
+    RT_RETURN_IF_ERROR(CheckSameBytes(ctx, bo, in, "body output", k));
+  }
+  void* p = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(WhileData), &p));
+  auto* d = static_cast<WhileData*>(p);
+  d->cond = static_cast<uint32_t>(cond);
+  d->body = static_cast<uint32_t>(body);
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+Status WhileEval(KernelContext& ctx) {
+  const auto* d = static_cast<const WhileData*>(ctx.op_data());
+  RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 0, d->cond));
+  // The op's outputs carry the loop state from here on (TFLM copies inputs to outputs first).
+  RT_RETURN_IF_ERROR(OpInputsToOpOutputs(ctx));
+  RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->cond));
+  TensorView c;
+  ctx.GetSubgraphOutput(d->cond, 0, &c);
+  bool go = false;
+  RT_RETURN_IF_ERROR(ReadCondition(ctx, c, &go));
+  while (go) {
+    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, d->body));
+    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->body));
+    RT_RETURN_IF_ERROR(SubgraphOutputsToOpOutputs(ctx, d->body));
+    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, d->cond));
+    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->cond));
+    ctx.GetSubgraphOutput(d->cond, 0, &c);
+    RT_RETURN_IF_ERROR(ReadCondition(ctx, c, &go));
+  }
+  return Status::kOk;
+}
+
+// ---- IF ---------------------------------------------------------------------------------------
+
+struct IfData {
+  uint32_t then_branch;
+  uint32_t else_branch;
+};
+
+Status IfPrepare(KernelContext& ctx) {
+  const auto* o = Options<tfl::IfOptions>(ctx);
+  const int32_t then_s = o != nullptr ? o->then_subgraph_index() : 0;
+  const int32_t else_s = o != nullptr ? o->else_subgraph_index() : 0;
+  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, then_s, "then"));
+  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, else_s, "else"));
+  if (ctx.num_inputs() < 1) return ctx.Fail(Status::kInvalidModel, "IF needs a condition input");
+  TensorView cond;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &cond));
+  if (cond.type != TensorType::BOOL || cond.bytes < 1) {
+    return ctx.Fail(Status::kInvalidModel, "condition must be a non-empty BOOL tensor");
+  }
+  const uint32_t n = ctx.num_inputs() - 1;
+  const int32_t branches[2] = {then_s, else_s};
+  for (int32_t s : branches) {
+    if (ctx.subgraph_inputs_size(s) != n || ctx.subgraph_outputs_size(s) != ctx.num_outputs()) {
+      return ctx.Fail(Status::kInvalidModel, "branch subgraph %d has %u inputs and %u outputs; op passes %u and takes %u",
+                      s, ctx.subgraph_inputs_size(s), ctx.subgraph_outputs_size(s), n, ctx.num_outputs());
+    }
+    for (uint32_t k = 0; k < n; ++k) {
+      TensorView in, bi;
+      ctx.GetInput(k + 1, &in);
+      ctx.GetSubgraphInput(s, k, &bi);
+      RT_RETURN_IF_ERROR(CheckSameBytes(ctx, bi, in, "branch input", k));
+    }
+    for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
+      TensorView out, bo;
+      ctx.GetOutput(k, &out);
+      ctx.GetSubgraphOutput(s, k, &bo);
+      RT_RETURN_IF_ERROR(CheckSameBytes(ctx, out, bo, "branch output", k));
+    }
+  }
+  void* p = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(IfData), &p));
+  auto* d = static_cast<IfData*>(p);
+  d->then_branch = static_cast<uint32_t>(then_s);
+  d->else_branch = static_cast<uint32_t>(else_s);
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+Status IfEval(KernelContext& ctx) {
+  const auto* d = static_cast<const IfData*>(ctx.op_data());
+  TensorView cond;
+  ctx.GetInput(0, &cond);
+  bool value = false;
+  RT_RETURN_IF_ERROR(ReadCondition(ctx, cond, &value));
+  const uint32_t s = value ? d->then_branch : d->else_branch;
+  RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 1, s));
+  RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(s));
+  return SubgraphOutputsToOpOutputs(ctx, s);
+}
+
+// ---- CALL_ONCE --------------------------------------------------------------------------------
+
+struct CallOnceData {
+  uint32_t init;
+  bool has_run;
+};
+
+Status CallOncePrepare(KernelContext& ctx) {
+  const auto* o = Options<tfl::CallOnceOptions>(ctx);
+  const int32_t init = o != nullptr ? o->init_subgraph_index() : 0;
+  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, init, "init"));
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 0, 0));
+  void* p = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(CallOnceData), &p));
+  auto* d = static_cast<CallOnceData*>(p);
+  d->init = static_cast<uint32_t>(init);
+  d->has_run = false;
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+Status CallOnceEval(KernelContext& ctx) {
+  auto* d = static_cast<CallOnceData*>(ctx.op_data());
+  if (d->has_run) return Status::kOk;
+  RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->init));
+  d->has_run = true;
+  return Status::kOk;
+}
+
+// After Reset the next Invoke runs the init subgraph again, as a fresh interpreter would.
+Status CallOnceReset(KernelContext& ctx) {
+  auto* d = static_cast<CallOnceData*>(ctx.op_data());
+  if (d != nullptr) d->has_run = false;
+  return Status::kOk;
+}
+
+const KernelRegistration kWhile{"WHILE", &WhilePrepare, &WhileEval};
+const KernelRegistration kIf{"IF", &IfPrepare, &IfEval};
+const KernelRegistration kCallOnce{"CALL_ONCE", &CallOncePrepare, &CallOnceEval, &CallOnceReset};
+
+}  // namespace
+
+const KernelRegistration* Register_WHILE() { return &kWhile; }
+const KernelRegistration* Register_IF() { return &kIf; }
+const KernelRegistration* Register_CALL_ONCE() { return &kCallOnce; }
+
+}  // namespace arenaplan::rt
