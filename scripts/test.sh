@@ -7,15 +7,16 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== build + unit/corpus tests (ASan + UBSan)"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_SANITIZE=ON \
-      -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
-cmake --build build-asan -j "$jobs"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-(cd build-asan && ctest --output-on-failure -j "$jobs" --timeout 900)
-
 echo "== fuzz: model reader + lifetimes + planners (${ARENAPLAN_FUZZ_SECONDS:-60} s)"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DARENAPLAN_FUZZ=ON -DARENAPLAN_BUILD_TESTS=OFF -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target model_fuzzer -j "$jobs"
 scripts/run-fuzzer.sh build-fuzz/fuzz/model_fuzzer "${ARENAPLAN_FUZZ_SECONDS:-60}"
+
+echo "== build + unit, corpus and firmware tests (ASan + UBSan)"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_SANITIZE=ON \
+      -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan -j "$jobs"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+cd build-asan
+ctest --output-on-failure -j "$jobs" --timeout 900
