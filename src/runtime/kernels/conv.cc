@@ -16,13 +16,8 @@ namespace arenaplan::rt {
 namespace {
 
 struct ConvData {
-  Padding2D pad;
-  int32_t stride_h, stride_w, dilation_h, dilation_w;
-  int32_t input_offset, output_offset;
-  int32_t act_min, act_max;
-  float act_min_f, act_max_f;
-  int32_t* multipliers;  // per output channel (quantized only)
-  int32_t* shifts;
+  ConvWindow w;
+  ConvOutputParams q;
 };
 
 struct Geometry {
@@ -46,31 +41,10 @@ Geometry MakeGeometry(const TensorView& in, const TensorView& f, const TensorVie
 }
 
 Status Prepare(KernelContext& ctx) {
-  const uint32_t n_in = ctx.num_inputs();
-  if ((n_in != 2 && n_in != 3) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expects 2 or 3 inputs and 1 output, got %u and %u", n_in,
-                    ctx.num_outputs());
-  }
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  const bool ok_types = (in.type == TensorType::FLOAT32 && f.type == TensorType::FLOAT32) ||
-                        (in.type == TensorType::INT8 && f.type == TensorType::INT8) ||
-                        (in.type == TensorType::INT16 && f.type == TensorType::INT8);
-  if (!ok_types) {
-    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
-                    TypeName(in.type), TypeName(f.type));
-  }
-  if (!HasShape(in, 4) || !HasShape(f, 4) || !HasShape(out, 4)) {
-    return ctx.Fail(Status::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
-  }
-  if (f.data == nullptr) return ctx.Fail(Status::kUnsupported, "filter must be a constant tensor");
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
+  RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   if (in.dims[0] != out.dims[0] || f.dims[0] != out.dims[3] || f.dims[3] <= 0 || in.dims[3] % f.dims[3] != 0 ||
       in.dims[3] / f.dims[3] == 0 || out.dims[3] % (in.dims[3] / f.dims[3]) != 0) {
     return ctx.Fail(Status::kInvalidModel,
@@ -78,7 +52,7 @@ Status Prepare(KernelContext& ctx) {
                     f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
   const int32_t channels = out.dims[3];
-  if (has_bias) {
+  if (t.has_bias) {
     const TensorType want = in.type == TensorType::FLOAT32 ? TensorType::FLOAT32 : TensorType::INT32;
     const bool bias_ok = bias.type == want || (in.type == TensorType::INT16 && bias.type == TensorType::INT64);
     if (!bias_ok) return ctx.Fail(Status::kUnsupported, "bias type %s not supported", TypeName(bias.type));
@@ -90,80 +64,32 @@ Status Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(ConvData), &mem));
   auto* d = static_cast<ConvData*>(mem);
-  d->stride_h = o != nullptr ? o->stride_h() : 1;
-  d->stride_w = o != nullptr ? o->stride_w() : 1;
-  d->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
-  d->dilation_w = o != nullptr ? o->dilation_w_factor() : 1;
-  if (d->stride_h < 1 || d->stride_w < 1 || d->dilation_h < 1 || d->dilation_w < 1) {
-    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) and dilations (%d, %d) must be >= 1", d->stride_h,
-                    d->stride_w, d->dilation_h, d->dilation_w);
-  }
-  const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
-  d->pad = ComputePadding2D(padding, d->stride_h, d->stride_w, d->dilation_h, d->dilation_w, in.dims[1],
-                            in.dims[2], f.dims[1], f.dims[2]);
+  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
-  d->multipliers = nullptr;
-  d->shifts = nullptr;
-  if (in.type == TensorType::FLOAT32) {
-    if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-  } else {
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &d->multipliers));
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &d->shifts));
-    RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, f, out, channels, d->multipliers, d->shifts));
-    if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-    d->input_offset = -in.zero_point;
-    d->output_offset = out.zero_point;
-  }
+  RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
   ctx.set_op_data(d);
   return Status::kOk;
 }
 
-void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const float* w, const float* bias,
-               float* out) {
-  for (int32_t b = 0; b < g.batches; ++b) {
-    for (int32_t oy = 0; oy < g.out_h; ++oy) {
-      const int32_t iy0 = oy * d.stride_h - d.pad.height;
-      int32_t fy0 = 0, fy1 = 0;
-      ValidTaps(iy0, d.dilation_h, g.f_h, g.in_h, &fy0, &fy1);
-      for (int32_t ox = 0; ox < g.out_w; ++ox) {
-        const int32_t ix0 = ox * d.stride_w - d.pad.width;
-        int32_t fx0 = 0, fx1 = 0;
-        ValidTaps(ix0, d.dilation_w, g.f_w, g.in_w, &fx0, &fx1);
-        float* o = out + ((b * g.out_h + oy) * g.out_w + ox) * g.out_d;
-        for (int32_t oc = 0; oc < g.out_d; ++oc) {
-          const int32_t in_c0 = (oc / g.per_group) * g.f_d;
-          float total = 0.0f;
-          for (int32_t fy = fy0; fy < fy1; ++fy) {
-            const int32_t iy = iy0 + d.dilation_h * fy;
-            for (int32_t fx = fx0; fx < fx1; ++fx) {
-              const int32_t ix = ix0 + d.dilation_w * fx;
-              const float* x = in + ((b * g.in_h + iy) * g.in_w + ix) * g.in_d + in_c0;
-              const float* k = w + ((oc * g.f_h + fy) * g.f_w + fx) * g.f_d;
-              for (int32_t ic = 0; ic < g.f_d; ++ic) total += x[ic] * k[ic];
-            }
-          }
-          const float v = total + (bias != nullptr ? LoadUnaligned<float>(bias, oc) : 0.0f);
-          const float lo = v < d.act_min_f ? d.act_min_f : v;
-          o[oc] = lo > d.act_max_f ? d.act_max_f : lo;
-        }
-      }
-    }
+// Adds one filter tap (n input channels) to acc in the reference kernels' order: float sums in
+// sequence; integer sums are order-independent (wrapping), so that loop may be vectorized.
+inline float AccumulateTap(float acc, const float* x, const float* k, int32_t n, int32_t) {
+  for (int32_t ic = 0; ic < n; ++ic) acc += x[ic] * k[ic];
+  return acc;
+}
+template <typename In, typename Acc>
+inline Acc AccumulateTap(Acc acc, const In* x, const int8_t* k, int32_t n, int32_t input_offset) {
+  Acc part = 0;
+  for (int32_t ic = 0; ic < n; ++ic) {
+    part = WrappingAdd(part, static_cast<Acc>(static_cast<int32_t>(k[ic]) * (static_cast<int32_t>(x[ic]) + input_offset)));
   }
+  return WrappingAdd(acc, part);
 }
 
-// Wrapping add: TFLM's int32 accumulation overflows only for absurd filters; stay defined anyway.
-inline int32_t Wrap(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int64_t Wrap(int64_t a, int64_t b) { return a + b; }
-
-template <typename In, typename Acc, typename Bias, typename Out>
-void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int8_t* w, const Bias* bias,
-                   int32_t input_offset, int32_t output_offset, Out* out) {
+// One loop nest for all types: finish(acc, oc) adds the bias and produces the output value.
+template <typename In, typename W, typename Acc, typename Out, typename Finish>
+void Run(const ConvWindow& d, const Geometry& g, const In* in, const W* w, int32_t input_offset, Out* out,
+         Finish finish) {
   for (int32_t b = 0; b < g.batches; ++b) {
     for (int32_t oy = 0; oy < g.out_h; ++oy) {
       const int32_t iy0 = oy * d.stride_h - d.pad.height;
@@ -182,32 +108,38 @@ void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int
             for (int32_t fx = fx0; fx < fx1; ++fx) {
               const int32_t ix = ix0 + d.dilation_w * fx;
               const In* x = in + ((b * g.in_h + iy) * g.in_w + ix) * g.in_d + in_c0;
-              const int8_t* k = w + ((oc * g.f_h + fy) * g.f_w + fx) * g.f_d;
-              // Integer sums are order-independent (wrapping), so this loop may be vectorized.
-              Acc part = 0;
-              for (int32_t ic = 0; ic < g.f_d; ++ic) {
-                part = Wrap(part, static_cast<Acc>(static_cast<int32_t>(k[ic]) *
-                                                   (static_cast<int32_t>(x[ic]) + input_offset)));
-              }
-              acc = Wrap(acc, part);
+              const W* k = w + ((oc * g.f_h + fy) * g.f_w + fx) * g.f_d;
+              acc = AccumulateTap(acc, x, k, g.f_d, input_offset);
             }
           }
-          if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)));
-          int32_t r = MultiplyByQuantizedMultiplier(acc, d.multipliers[oc], d.shifts[oc]) + output_offset;
-          r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-          o[oc] = static_cast<Out>(r);
+          o[oc] = finish(acc, oc);
         }
       }
     }
   }
 }
 
+void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const float* w, const float* bias,
+               float* out) {
+  Run<float, float, float, float>(d.w, g, in, w, 0, out, [&](float total, int32_t oc) {
+    return ClampConvOutput(d.q, total + (bias != nullptr ? LoadUnaligned<float>(bias, oc) : 0.0f));
+  });
+}
+
+template <typename In, typename Acc, typename Bias, typename Out>
+void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int8_t* w, const Bias* bias,
+                   int32_t input_offset, int32_t output_offset, Out* out) {
+  Run<In, int8_t, Acc, Out>(d.w, g, in, w, input_offset, out, [&](Acc acc, int32_t oc) {
+    if (bias != nullptr) acc = WrappingAdd(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)));
+    return static_cast<Out>(RequantizeConvOutput(d.q, acc, oc, output_offset));
+  });
+}
+
 Status Eval(KernelContext& ctx) {
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
+  const bool has_bias = t.has_bias;
   const auto* d = static_cast<const ConvData*>(ctx.op_data());
   const Geometry g = MakeGeometry(in, f, out);
   switch (in.type) {
@@ -216,8 +148,8 @@ Status Eval(KernelContext& ctx) {
       return Status::kOk;
     case TensorType::INT8:
       EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, g, in.As<int8_t>(), f.As<int8_t>(),
-                                                      has_bias ? bias.As<int32_t>() : nullptr, d->input_offset,
-                                                      d->output_offset, out.As<int8_t>());
+                                                      has_bias ? bias.As<int32_t>() : nullptr, d->q.input_offset,
+                                                      d->q.output_offset, out.As<int8_t>());
       return Status::kOk;
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {

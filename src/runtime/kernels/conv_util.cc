@@ -55,6 +55,75 @@ Status PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input
   return Status::kOk;
 }
 
+Status GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
+  // Required inputs in index order, so a missing one is reported as before.
+  if (input_index < filter_index) {
+    RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &t->in));
+    RT_RETURN_IF_ERROR(RequireInput(ctx, filter_index, &t->filter));
+  } else {
+    RT_RETURN_IF_ERROR(RequireInput(ctx, filter_index, &t->filter));
+    RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &t->in));
+  }
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &t->out));
+  const uint32_t bias_index = (input_index > filter_index ? input_index : filter_index) + 1;
+  t->has_bias = ctx.GetInput(bias_index, &t->bias);
+  return Status::kOk;
+}
+
+Status PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
+  const uint32_t required = (input_index > filter_index ? input_index : filter_index) + 1;
+  const uint32_t n_in = ctx.num_inputs();
+  if ((n_in != required && n_in != required + 1) || ctx.num_outputs() != 1) {
+    return ctx.Fail(Status::kInvalidModel, "expects %u or %u inputs and 1 output, got %u and %u", required,
+                    required + 1, n_in, ctx.num_outputs());
+  }
+  RT_RETURN_IF_ERROR(GetConvTensors(ctx, input_index, filter_index, t));
+  if (t->in.type != t->out.type) {
+    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(t->in.type),
+                    TypeName(t->out.type));
+  }
+  return Status::kOk;
+}
+
+bool SupportedConvTypes(TensorType input, TensorType filter) {
+  return (input == TensorType::FLOAT32 && filter == TensorType::FLOAT32) ||
+         (input == TensorType::INT8 && filter == TensorType::INT8) ||
+         (input == TensorType::INT16 && filter == TensorType::INT8);
+}
+
+Status CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {
+  if (!SupportedConvTypes(t.in.type, t.filter.type)) {
+    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
+                    TypeName(t.in.type), TypeName(t.filter.type));
+  }
+  if (!HasShape(t.in, 4) || !HasShape(t.filter, 4) || !HasShape(t.out, 4)) {
+    return ctx.Fail(Status::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
+  }
+  if (t.filter.data == nullptr) return ctx.Fail(Status::kUnsupported, "filter must be a constant tensor");
+  return Status::kOk;
+}
+
+Status PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
+                         const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p) {
+  p->multipliers = nullptr;
+  p->shifts = nullptr;
+  if (in.type == TensorType::FLOAT32) {
+    if (!CalculateActivationRangeFloat(act, &p->act_min_f, &p->act_max_f)) {
+      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    }
+    return Status::kOk;
+  }
+  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->multipliers));
+  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->shifts));
+  RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
+  if (!CalculateActivationRangeQuantized(act, out, &p->act_min, &p->act_max)) {
+    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+  }
+  p->input_offset = -in.zero_point;
+  p->output_offset = out.zero_point;
+  return Status::kOk;
+}
+
 Status AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out) {
   void* mem = nullptr;
   const uint32_t n = count > 0 ? static_cast<uint32_t>(count) : 1u;

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "runtime/kernel_api.h"
+#include "runtime/quantization.h"
 
 namespace arenaplan::rt {
 
@@ -39,6 +40,84 @@ float ChannelScale(const TensorView& t, int32_t c);
 Status PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, int32_t channels, int32_t* multipliers,
                                      int32_t* shifts);
+
+// Input, filter, optional bias and output of a convolution-like op.
+struct ConvTensors {
+  TensorView in, filter, bias, out;
+  bool has_bias = false;
+};
+
+// Fetches the tensors (bias is the input after input and filter). Eval only: no checks.
+Status GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
+
+// Prepare checks shared by CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and FULLY_CONNECTED: the
+// input count allows the optional bias, one output, input type equals output type.
+Status PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
+
+// float x float, int8 x int8, int16 x int8: the (input, filter) pairs TFLM's reference kernels run.
+bool SupportedConvTypes(TensorType input, TensorType filter);
+
+// The checks the 2D convolutions share: supported type pair (hybrid models are not), rank-4 input,
+// filter and output with data, constant filter.
+Status CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t);
+
+// Strides, dilations and padding of a 2D convolution window.
+struct ConvWindow {
+  Padding2D pad;
+  int32_t stride_h, stride_w, dilation_h, dilation_w;
+};
+
+// Reads strides and dilations from Conv2DOptions / DepthwiseConv2DOptions (nullptr: 1, 1, SAME),
+// checks them and computes the padding for input `in` and filter `filter`.
+template <typename Options>
+Status PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
+                         ConvWindow* w) {
+  w->stride_h = o != nullptr ? o->stride_h() : 1;
+  w->stride_w = o != nullptr ? o->stride_w() : 1;
+  w->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
+  w->dilation_w = o != nullptr ? o->dilation_w_factor() : 1;
+  if (w->stride_h < 1 || w->stride_w < 1 || w->dilation_h < 1 || w->dilation_w < 1) {
+    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) and dilations (%d, %d) must be >= 1", w->stride_h,
+                    w->stride_w, w->dilation_h, w->dilation_w);
+  }
+  const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
+  w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1],
+                            in.dims[2], filter.dims[1], filter.dims[2]);
+  return Status::kOk;
+}
+
+// Output stage of a convolution-like op: float clamp, or per-channel requantization and clamp.
+struct ConvOutputParams {
+  int32_t input_offset, output_offset;  // -zp_in, zp_out (quantized only)
+  int32_t act_min, act_max;
+  float act_min_f, act_max_f;
+  int32_t* multipliers;  // per output channel; nullptr for float
+  int32_t* shifts;
+};
+
+// Prepare: float activation range for float input; otherwise `channels` per-channel multipliers
+// (PopulatePerChannelMultipliers), the quantized activation range and the zero-point offsets.
+Status PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
+                         const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p);
+
+// Float activation clamp, in the reference kernels' order (max first, then min).
+inline float ClampConvOutput(const ConvOutputParams& p, float v) {
+  const float lo = v < p.act_min_f ? p.act_min_f : v;
+  return lo > p.act_max_f ? p.act_max_f : lo;
+}
+
+// Accumulator (int32 or int64) of channel c requantized, plus output_offset, clamped.
+template <typename Acc>
+inline int32_t RequantizeConvOutput(const ConvOutputParams& p, Acc acc, int32_t c, int32_t output_offset) {
+  const int32_t r = MultiplyByQuantizedMultiplier(acc, p.multipliers[c], p.shifts[c]) + output_offset;
+  return r < p.act_min ? p.act_min : (r > p.act_max ? p.act_max : r);
+}
+
+// Wrapping int32 add: TFLM's accumulation overflows only for absurd filters; stay defined anyway.
+inline int32_t WrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int64_t WrappingAdd(int64_t a, int64_t b) { return a + b; }  // int64 accumulators cannot overflow
 
 // Allocates `count` int32 values of persistent memory (prepare only).
 Status AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out);

@@ -16,42 +16,16 @@ namespace arenaplan::rt {
 namespace {
 
 struct DepthwiseData {
-  Padding2D pad;
-  int32_t stride_h, stride_w, dilation_h, dilation_w;
+  ConvWindow w;
   int32_t depth_multiplier;
-  int32_t input_offset, output_offset;
-  int32_t act_min, act_max;
-  float act_min_f, act_max_f;
-  int32_t* multipliers;
-  int32_t* shifts;
+  ConvOutputParams q;
 };
 
 Status Prepare(KernelContext& ctx) {
-  const uint32_t n_in = ctx.num_inputs();
-  if ((n_in != 2 && n_in != 3) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expects 2 or 3 inputs and 1 output, got %u and %u", n_in,
-                    ctx.num_outputs());
-  }
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  const bool ok_types = (in.type == TensorType::FLOAT32 && f.type == TensorType::FLOAT32) ||
-                        (in.type == TensorType::INT8 && f.type == TensorType::INT8) ||
-                        (in.type == TensorType::INT16 && f.type == TensorType::INT8);
-  if (!ok_types) {
-    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
-                    TypeName(in.type), TypeName(f.type));
-  }
-  if (!HasShape(in, 4) || !HasShape(f, 4) || !HasShape(out, 4)) {
-    return ctx.Fail(Status::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
-  }
-  if (f.data == nullptr) return ctx.Fail(Status::kUnsupported, "filter must be a constant tensor");
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
+  RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const int32_t in_d = in.dims[3];
   const int32_t out_d = out.dims[3];
   if (in.dims[0] != out.dims[0] || f.dims[0] != 1 || f.dims[3] != out_d || in_d <= 0 || out_d % in_d != 0) {
@@ -59,7 +33,7 @@ Status Prepare(KernelContext& ctx) {
                     "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in_d,
                     f.dims[0], f.dims[1], f.dims[2], f.dims[3], out_d);
   }
-  if (has_bias) {
+  if (t.has_bias) {
     TensorType want = TensorType::INT32;
     if (in.type == TensorType::FLOAT32) want = TensorType::FLOAT32;
     if (in.type == TensorType::INT16) want = TensorType::INT64;
@@ -72,57 +46,30 @@ Status Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(DepthwiseData), &mem));
   auto* d = static_cast<DepthwiseData*>(mem);
-  d->stride_h = o != nullptr ? o->stride_h() : 1;
-  d->stride_w = o != nullptr ? o->stride_w() : 1;
-  d->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
-  d->dilation_w = o != nullptr ? o->dilation_w_factor() : 1;
-  if (d->stride_h < 1 || d->stride_w < 1 || d->dilation_h < 1 || d->dilation_w < 1) {
-    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) and dilations (%d, %d) must be >= 1", d->stride_h,
-                    d->stride_w, d->dilation_h, d->dilation_w);
-  }
+  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   d->depth_multiplier = out_d / in_d;
-  const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
-  d->pad = ComputePadding2D(padding, d->stride_h, d->stride_w, d->dilation_h, d->dilation_w, in.dims[1],
-                            in.dims[2], f.dims[1], f.dims[2]);
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
-  d->multipliers = nullptr;
-  d->shifts = nullptr;
-  if (in.type == TensorType::FLOAT32) {
-    if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-  } else {
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, out_d, &d->multipliers));
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, out_d, &d->shifts));
-    RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, f, out, out_d, d->multipliers, d->shifts));
-    if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-    d->input_offset = -in.zero_point;
-    d->output_offset = out.zero_point;
-  }
+  RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, out_d, &d->q));
   ctx.set_op_data(d);
   return Status::kOk;
 }
 
-inline int32_t Wrap(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
 // One multiply-accumulate step, in the reference kernels' operand order.
 inline float Mac(float acc, float x, float k, int32_t) { return acc + x * k; }
-inline int32_t Mac(int32_t acc, int32_t x, int32_t k, int32_t offset) { return Wrap(acc, k * (x + offset)); }
+inline int32_t Mac(int32_t acc, int32_t x, int32_t k, int32_t offset) { return WrappingAdd(acc, k * (x + offset)); }
 inline int64_t Mac(int64_t acc, int32_t x, int32_t k, int32_t) {
   return acc + static_cast<int64_t>(k) * static_cast<int64_t>(x);
 }
 
 // One routine for all types: Acc is float for float32 (Finish then clamps floats).
 template <typename In, typename W, typename Acc, typename Bias, typename Out, typename Finish>
-void Run(const DepthwiseData& d, const TensorView& vin, const TensorView& vf, const TensorView& vout,
+void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, const TensorView& vout,
          const In* in, const W* w, const Bias* bias, Out* out, int32_t input_offset, Finish finish) {
   const int32_t batches = vout.dims[0], in_h = vin.dims[1], in_w = vin.dims[2], in_d = vin.dims[3];
   const int32_t f_h = vf.dims[1], f_w = vf.dims[2];
   const int32_t out_h = vout.dims[1], out_w = vout.dims[2], out_d = vout.dims[3];
-  const int32_t dm = d.depth_multiplier;
+  const int32_t dm = dd.depth_multiplier;
+  const ConvWindow& d = dd.w;
   for (int32_t b = 0; b < batches; ++b) {
     for (int32_t oy = 0; oy < out_h; ++oy) {
       const int32_t iy0 = oy * d.stride_h - d.pad.height;
@@ -155,40 +102,31 @@ void Run(const DepthwiseData& d, const TensorView& vin, const TensorView& vf, co
 }
 
 Status Eval(KernelContext& ctx) {
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
+  const bool has_bias = t.has_bias;
   const auto* d = static_cast<const DepthwiseData*>(ctx.op_data());
+  const ConvOutputParams& q = d->q;
   switch (in.type) {
     case TensorType::FLOAT32: {
-      auto finish = [d](float total, float b, int32_t) {
-        const float v = total + b;
-        const float lo = v < d->act_min_f ? d->act_min_f : v;
-        return lo > d->act_max_f ? d->act_max_f : lo;
-      };
+      auto finish = [&q](float total, float b, int32_t) { return ClampConvOutput(q, total + b); };
       Run<float, float, float, float, float>(*d, in, f, out, in.As<float>(), f.As<float>(),
                                              has_bias ? bias.As<float>() : nullptr, out.As<float>(), 0, finish);
       return Status::kOk;
     }
     case TensorType::INT8: {
-      auto finish = [d](int32_t acc, int32_t b, int32_t oc) {
-        int32_t r = MultiplyByQuantizedMultiplier(Wrap(acc, b), d->multipliers[oc], d->shifts[oc]) +
-                    d->output_offset;
-        r = r < d->act_min ? d->act_min : (r > d->act_max ? d->act_max : r);
-        return static_cast<int8_t>(r);
+      auto finish = [&q](int32_t acc, int32_t b, int32_t oc) {
+        return static_cast<int8_t>(RequantizeConvOutput(q, WrappingAdd(acc, b), oc, q.output_offset));
       };
       Run<int8_t, int8_t, int32_t, int32_t, int8_t>(
           *d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr,
-          out.As<int8_t>(), d->input_offset, finish);
+          out.As<int8_t>(), q.input_offset, finish);
       return Status::kOk;
     }
     case TensorType::INT16: {
-      auto finish = [d](int64_t acc, int64_t b, int32_t oc) {
-        int32_t r = MultiplyByQuantizedMultiplier(acc + b, d->multipliers[oc], d->shifts[oc]);
-        r = r < d->act_min ? d->act_min : (r > d->act_max ? d->act_max : r);
-        return static_cast<int16_t>(r);
+      auto finish = [&q](int64_t acc, int64_t b, int32_t oc) {
+        return static_cast<int16_t>(RequantizeConvOutput(q, acc + b, oc, 0));
       };
       Run<int16_t, int8_t, int64_t, int64_t, int16_t>(*d, in, f, out, in.As<int16_t>(), f.As<int8_t>(),
                                                        has_bias ? bias.As<int64_t>() : nullptr,

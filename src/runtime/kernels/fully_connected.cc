@@ -27,24 +27,11 @@ struct FcData {
 };
 
 Status Prepare(KernelContext& ctx) {
-  const uint32_t n_in = ctx.num_inputs();
-  if ((n_in != 2 && n_in != 3) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expects 2 or 3 inputs and 1 output, got %u and %u", n_in,
-                    ctx.num_outputs());
-  }
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  const bool ok_types = (in.type == TensorType::FLOAT32 && f.type == TensorType::FLOAT32) ||
-                        (in.type == TensorType::INT8 && f.type == TensorType::INT8) ||
-                        (in.type == TensorType::INT16 && f.type == TensorType::INT8);
-  if (!ok_types) {
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
+  const bool has_bias = t.has_bias;
+  if (!SupportedConvTypes(in.type, f.type)) {
     return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported", TypeName(in.type),
                     TypeName(f.type));
   }
@@ -132,11 +119,6 @@ void EvalFloat(const FcData& d, const float* in, const float* w, const float* bi
   }
 }
 
-inline int32_t Wrap(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int64_t Wrap(int64_t a, int64_t b) { return a + b; }
-
 // filter_offset is 0 on the per-channel path; output_offset is 0 for int16 (TFLM adds none).
 template <typename In, typename Acc, typename Bias, typename Out>
 void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* bias, int32_t filter_offset,
@@ -147,10 +129,10 @@ void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* b
       const int8_t* k = w + u * d.depth;
       Acc acc = 0;
       for (int32_t i = 0; i < d.depth; ++i) {
-        acc = Wrap(acc, static_cast<Acc>((static_cast<int32_t>(k[i]) + filter_offset) *
+        acc = WrappingAdd(acc, static_cast<Acc>((static_cast<int32_t>(k[i]) + filter_offset) *
                                          (static_cast<int32_t>(x[i]) + d.input_offset)));
       }
-      if (bias != nullptr) acc = Wrap(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, u)));
+      if (bias != nullptr) acc = WrappingAdd(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, u)));
       const int32_t m = d.multipliers != nullptr ? d.multipliers[u] : d.multiplier;
       const int32_t s = d.multipliers != nullptr ? d.shifts[u] : d.shift;
       int32_t r = MultiplyByQuantizedMultiplier(acc, m, s) + output_offset;
@@ -161,11 +143,10 @@ void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* b
 }
 
 Status Eval(KernelContext& ctx) {
-  TensorView in, f, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(2, &bias);
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
+  const bool has_bias = t.has_bias;
   const auto* d = static_cast<const FcData*>(ctx.op_data());
   switch (in.type) {
     case TensorType::FLOAT32:

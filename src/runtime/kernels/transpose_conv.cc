@@ -22,47 +22,22 @@ namespace {
 struct TransposeConvData {
   Padding2D pad;
   int32_t stride_h, stride_w;
-  int32_t input_offset, output_offset;
-  int32_t act_min, act_max;
-  float act_min_f, act_max_f;
-  int32_t* multipliers;
-  int32_t* shifts;
+  ConvOutputParams q;
   int32_t acc_scratch;   // -1 for float
   int32_t bias_scratch;  // int16 bias widened to int64, or -1
 };
 
 Status Prepare(KernelContext& ctx) {
-  const uint32_t n_in = ctx.num_inputs();
-  if ((n_in != 3 && n_in != 4) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expects 3 or 4 inputs and 1 output, got %u and %u", n_in,
-                    ctx.num_outputs());
-  }
-  TensorView f, in, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(3, &bias);
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  const bool ok_types = (in.type == TensorType::FLOAT32 && f.type == TensorType::FLOAT32) ||
-                        (in.type == TensorType::INT8 && f.type == TensorType::INT8) ||
-                        (in.type == TensorType::INT16 && f.type == TensorType::INT8);
-  if (!ok_types) {
-    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
-                    TypeName(in.type), TypeName(f.type));
-  }
-  if (!HasShape(in, 4) || !HasShape(f, 4) || !HasShape(out, 4)) {
-    return ctx.Fail(Status::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
-  }
-  if (f.data == nullptr) return ctx.Fail(Status::kUnsupported, "filter must be a constant tensor");
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 2, 1, &t));
+  RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   if (in.dims[0] != out.dims[0] || in.dims[3] != f.dims[3] || f.dims[0] != out.dims[3]) {
     return ctx.Fail(Status::kInvalidModel, "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d",
                     in.dims[3], f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
   const int32_t channels = out.dims[3];
-  if (has_bias) {
+  if (t.has_bias) {
     bool bias_ok = false;
     if (in.type == TensorType::FLOAT32) bias_ok = bias.type == TensorType::FLOAT32;
     if (in.type == TensorType::INT8) bias_ok = bias.type == TensorType::INT32;
@@ -84,30 +59,18 @@ Status Prepare(KernelContext& ctx) {
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   d->pad = ComputePadding2D(padding, d->stride_h, d->stride_w, 1, 1, out.dims[1], out.dims[2], f.dims[1], f.dims[2]);
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
-  d->multipliers = nullptr;
-  d->shifts = nullptr;
   d->acc_scratch = -1;
   d->bias_scratch = -1;
-  const uint32_t out_elems = static_cast<uint32_t>(ElementCount(out));
-  if (in.type == TensorType::FLOAT32) {
-    if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-  } else {
+  if (in.type != TensorType::FLOAT32) {
+    const uint32_t out_elems = static_cast<uint32_t>(ElementCount(out));
     const uint32_t acc_size = in.type == TensorType::INT8 ? 4u : 8u;
     if (out_elems > 0xFFFFFFFFu / acc_size) return ctx.Fail(Status::kInvalidModel, "output too large");
     RT_RETURN_IF_ERROR(ctx.RequestScratch(out_elems * acc_size, &d->acc_scratch));
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &d->multipliers));
-    RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &d->shifts));
-    RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, f, out, channels, d->multipliers, d->shifts));
-    if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
-    }
-    if (has_bias && bias.type == TensorType::INT16) {
-      RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(channels) * 8u, &d->bias_scratch));
-    }
-    d->input_offset = in.type == TensorType::INT8 ? -in.zero_point : 0;
-    d->output_offset = in.type == TensorType::INT8 ? out.zero_point : 0;
+  }
+  // The int16 path reads no zero-point offsets (TFLM uses none there).
+  RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
+  if (t.has_bias && bias.type == TensorType::INT16) {
+    RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(channels) * 8u, &d->bias_scratch));
   }
   ctx.set_op_data(d);
   return Status::kOk;
@@ -146,11 +109,10 @@ void Scatter(const TransposeConvData& d, const TensorView& vin, const TensorView
 }
 
 Status Eval(KernelContext& ctx) {
-  TensorView f, in, bias, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &f));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const bool has_bias = ctx.GetInput(3, &bias);
+  ConvTensors t;
+  RT_RETURN_IF_ERROR(GetConvTensors(ctx, 2, 1, &t));
+  const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
+  const bool has_bias = t.has_bias;
   const auto& d = *static_cast<const TransposeConvData*>(ctx.op_data());
   const int64_t n = ElementCount(out);
   const int32_t channels = out.dims[3];
@@ -162,8 +124,7 @@ Status Eval(KernelContext& ctx) {
     for (int64_t i = 0; i < n; ++i) {
       float v = y[i];
       if (b != nullptr) v += LoadUnaligned<float>(b, static_cast<int32_t>(i % channels));
-      const float lo = v < d.act_min_f ? d.act_min_f : v;
-      y[i] = lo > d.act_max_f ? d.act_max_f : lo;
+      y[i] = ClampConvOutput(d.q, v);
     }
     return Status::kOk;
   }
@@ -172,19 +133,17 @@ Status Eval(KernelContext& ctx) {
   if (in.type == TensorType::INT8) {
     auto* acc = static_cast<int32_t*>(scratch);
     std::memset(acc, 0, static_cast<size_t>(n) * sizeof(int32_t));
-    const int32_t off = d.input_offset;
+    const int32_t off = d.q.input_offset;
     Scatter(d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), acc, [off](int32_t a, int8_t x, int8_t k) {
-      return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>((x + off) * k));
+      return WrappingAdd(a, (x + off) * k);
     });
     const int32_t* b = has_bias ? bias.As<int32_t>() : nullptr;
     int8_t* y = out.As<int8_t>();
     for (int64_t i = 0; i < n; ++i) {
       const int32_t c = static_cast<int32_t>(i % channels);
       int32_t a = acc[i];
-      if (b != nullptr) a = static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(LoadUnaligned<int32_t>(b, c)));
-      int32_t r = MultiplyByQuantizedMultiplier(a, d.multipliers[c], d.shifts[c]) + d.output_offset;
-      r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-      y[i] = static_cast<int8_t>(r);
+      if (b != nullptr) a = WrappingAdd(a, LoadUnaligned<int32_t>(b, c));
+      y[i] = static_cast<int8_t>(RequantizeConvOutput(d.q, a, c, d.q.output_offset));
     }
     return Status::kOk;
   }
@@ -205,9 +164,7 @@ Status Eval(KernelContext& ctx) {
   for (int64_t i = 0; i < n; ++i) {
     const int32_t c = static_cast<int32_t>(i % channels);
     const int64_t a = acc[i] + (b != nullptr ? LoadUnaligned<int64_t>(b, c) : 0);
-    int32_t r = MultiplyByQuantizedMultiplier(a, d.multipliers[c], d.shifts[c]);
-    r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-    y[i] = static_cast<int16_t>(r);
+    y[i] = static_cast<int16_t>(RequantizeConvOutput(d.q, a, c, 0));
   }
   return Status::kOk;
 }
