@@ -2,7 +2,7 @@
 // int8/int16: both inputs are rescaled to a common scale 2 * max(s1, s2) with 20 (int16: 15) bits of headroom,
 // summed, then rescaled to the output (TFLM add_common.cc); every multiplier comes from
 // QuantizeMultiplierSmallerThanOneExp.
-#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -12,35 +12,20 @@ namespace {
 
 struct AddData {
   Broadcast bc;
-  int32_t in1_offset, in2_offset, out_offset;
-  int32_t in1_mult, in2_mult, out_mult;
-  int32_t in1_shift, in2_shift, out_shift;
-  int32_t left_shift;
-  int32_t act_min, act_max;
+  AddSubParams q;
   float act_min_f, act_max_f;
 };
 
 Status Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (a.type != out.type || b.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s",
-                    TypeName(a.type), TypeName(b.type), TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16 &&
       out.type != TensorType::INT32) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
   }
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(AddData), &mem));
-  auto* d = static_cast<AddData*>(mem);
-  if (!MakeBroadcast(a, b, out, &d->bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
-                    a.rank, b.rank, out.rank);
-  }
+  AddData* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
   const auto* opts = Options<tfl::AddOptions>(ctx);
   const auto act = opts != nullptr ? opts->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   if (out.type == TensorType::INT32) {
@@ -54,20 +39,8 @@ Status Prepare(KernelContext& ctx) {
     if (a.scale <= 0.0f || b.scale <= 0.0f || out.scale <= 0.0f) {
       return ctx.Fail(Status::kInvalidModel, "int8 tensors need positive scales");
     }
-    d->in1_offset = -a.zero_point;
-    d->in2_offset = -b.zero_point;
-    d->out_offset = out.zero_point;
-    d->left_shift = out.type == TensorType::INT16 ? 15 : 20;
-    const double twice_max = 2.0 * static_cast<double>(a.scale > b.scale ? a.scale : b.scale);
-    int s1 = 0, s2 = 0, so = 0;
-    QuantizeMultiplierSmallerThanOneExp(static_cast<double>(a.scale) / twice_max, &d->in1_mult, &s1);
-    QuantizeMultiplierSmallerThanOneExp(static_cast<double>(b.scale) / twice_max, &d->in2_mult, &s2);
-    QuantizeMultiplierSmallerThanOneExp(twice_max / ((1 << d->left_shift) * static_cast<double>(out.scale)),
-                                        &d->out_mult, &so);
-    d->in1_shift = s1;
-    d->in2_shift = s2;
-    d->out_shift = so;
-    if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
+    PrepareAddSubParams<double>(a, b, out, &d->q);  // add_common.cc takes the ratios in double
+    if (!CalculateActivationRangeQuantized(act, out, &d->q.act_min, &d->q.act_max)) {
       return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
     }
   }
@@ -75,32 +48,17 @@ Status Prepare(KernelContext& ctx) {
   return Status::kOk;
 }
 
-template <typename T>
-void AddQuantized(const AddData& d, const T* x, const T* y, T* z) {
-  ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
-    const int32_t v1 = (d.in1_offset + x[i]) * (1 << d.left_shift);
-    const int32_t v2 = (d.in2_offset + y[j]) * (1 << d.left_shift);
-    const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, d.in1_mult, d.in1_shift);
-    const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, d.in2_mult, d.in2_shift);
-    int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(s1 + s2, d.out_mult, d.out_shift) + d.out_offset;
-    r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-    z[o] = static_cast<T>(r);
-  });
-}
-
 Status Eval(KernelContext& ctx) {
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto* d = static_cast<const AddData*>(ctx.op_data());
+  const auto add = [](int32_t s1, int32_t s2) { return s1 + s2; };
   if (out.type == TensorType::FLOAT32) {
     const float* x = a.As<float>();
     const float* y = b.As<float>();
     float* z = out.As<float>();
     ForEachBroadcast(d->bc, [&](int32_t o, int32_t i, int32_t j) {
-      const float v = x[i] + y[j];
-      z[o] = v < d->act_min_f ? d->act_min_f : (v > d->act_max_f ? d->act_max_f : v);
+      z[o] = ClampFloat(x[i] + y[j], d->act_min_f, d->act_max_f);
     });
     return Status::kOk;
   }
@@ -114,9 +72,9 @@ Status Eval(KernelContext& ctx) {
     return Status::kOk;
   }
   if (out.type == TensorType::INT16) {
-    AddQuantized(*d, a.As<int16_t>(), b.As<int16_t>(), out.As<int16_t>());
+    AddSubQuantized(d->bc, d->q, a.As<int16_t>(), b.As<int16_t>(), out.As<int16_t>(), add);
   } else {
-    AddQuantized(*d, a.As<int8_t>(), b.As<int8_t>(), out.As<int8_t>());
+    AddSubQuantized(d->bc, d->q, a.As<int8_t>(), b.As<int8_t>(), out.As<int8_t>(), add);
   }
   return Status::kOk;
 }

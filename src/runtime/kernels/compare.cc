@@ -6,7 +6,7 @@
 //   * MINIMUM/MAXIMUM broadcast and do not requantize (el1 < el2 ? el1 : el2);
 //   * ARG_MAX/ARG_MIN keep the first extreme index (strict comparison) along a constant axis.
 // O(output elements) (ARG_*: O(input elements)).
-#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -38,9 +38,7 @@ bool Apply(Cmp c, T a, T b) {
 Status PrepareCompareImpl(KernelContext& ctx, bool equality) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   if (a.type != b.type) {
     return ctx.Fail(Status::kInvalidModel, "input types %s and %s differ", TypeName(a.type), TypeName(b.type));
   }
@@ -50,14 +48,9 @@ Status PrepareCompareImpl(KernelContext& ctx, bool equality) {
                   t == TensorType::INT8 || t == TensorType::UINT8 || t == TensorType::INT16 ||
                   (equality && t == TensorType::BOOL);
   if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(CompareData), &mem));
-  auto* d = static_cast<CompareData*>(mem);
-  *d = CompareData{};
-  if (!MakeBroadcast(a, b, out, &d->bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
-                    a.rank, b.rank, out.rank);
-  }
+  CompareData* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
   if (t == TensorType::INT8 || t == TensorType::UINT8) {
     // TFLM requires multipliers in (0, 1) here (a larger one would shift by a negative amount).
     if (!(a.scale > 0.0f && a.scale < 1.0f && b.scale > 0.0f && b.scale < 1.0f)) {
@@ -97,9 +90,7 @@ void CompareQuant(const CompareData& d, Cmp c, const T* x, const T* y, bool* z) 
 
 Status EvalCompare(KernelContext& ctx, Cmp c) {
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const CompareData*>(ctx.op_data());
   bool* z = out.As<bool>();
   switch (a.type) {
@@ -123,27 +114,16 @@ Status EvalGreaterEqual(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kGe);
 
 // ---- MINIMUM / MAXIMUM ------------------------------------------------------------------------
 Status PrepareMinMax(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (a.type != out.type || b.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a.type),
-                    TypeName(b.type), TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const TensorType t = out.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16 && t != TensorType::INT32 &&
       t != TensorType::INT64) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
   }
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(Broadcast), &mem));
-  auto* bc = static_cast<Broadcast*>(mem);
-  if (!MakeBroadcast(a, b, out, bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
-                    a.rank, b.rank, out.rank);
-  }
+  Broadcast* bc = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &bc));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, bc));
   ctx.set_op_data(bc);
   return Status::kOk;
 }
@@ -159,9 +139,7 @@ void MinMax(const Broadcast& bc, bool is_max, const T* x, const T* y, T* z) {
 
 Status EvalMinMax(KernelContext& ctx, bool is_max) {
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& bc = *static_cast<const Broadcast*>(ctx.op_data());
   switch (out.type) {
     case TensorType::FLOAT32: MinMax(bc, is_max, a.As<float>(), b.As<float>(), out.As<float>()); break;

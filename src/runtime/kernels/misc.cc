@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -117,15 +117,8 @@ struct BinaryData {
 };
 
 Status PrepareBinary(KernelContext& ctx, Binary op) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (a.type != out.type || b.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a.type),
-                    TypeName(b.type), TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const bool int_ok = op == Binary::kDiv || op == Binary::kSquaredDifference;
   if (out.type != TensorType::FLOAT32 && !(int_ok && out.type == TensorType::INT32)) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
@@ -133,24 +126,17 @@ Status PrepareBinary(KernelContext& ctx, Binary op) {
   if (out.type == TensorType::INT32 && (a.num_channels != 0 || b.num_channels != 0)) {
     return ctx.Fail(Status::kUnsupported, "quantized int32 inputs not supported");
   }
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(BinaryData), &mem));
-  auto* d = static_cast<BinaryData*>(mem);
-  *d = BinaryData{};
-  if (!MakeBroadcast(a, b, out, &d->bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
-                    a.rank, b.rank, out.rank);
-  }
+  BinaryData* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
   auto act = tfl::ActivationFunctionType::NONE;
   if (op == Binary::kDiv) {
     const auto* o = Options<tfl::DivOptions>(ctx);
     if (o != nullptr) act = o->fused_activation_function();
   }
-  if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
+  if (!CalculateActivationRangeInt32(act, &d->act_min_f, &d->act_max_f, &d->act_min, &d->act_max)) {
     return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
-  d->act_min = act == tfl::ActivationFunctionType::NONE ? INT32_MIN : static_cast<int32_t>(d->act_min_f);
-  d->act_max = d->act_max_f >= 2147483647.0f ? INT32_MAX : static_cast<int32_t>(d->act_max_f);
   ctx.set_op_data(d);
   return Status::kOk;
 }
@@ -172,9 +158,7 @@ float FloatOp(Binary op, float x, float y) {
 
 Status EvalBinary(KernelContext& ctx, Binary op) {
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const BinaryData*>(ctx.op_data());
   if (out.type == TensorType::FLOAT32) {
     const float* x = a.As<float>();
@@ -182,7 +166,7 @@ Status EvalBinary(KernelContext& ctx, Binary op) {
     float* z = out.As<float>();
     ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
       const float v = FloatOp(op, x[i], y[j]);
-      z[o] = op == Binary::kDiv ? (v < d.act_min_f ? d.act_min_f : (v > d.act_max_f ? d.act_max_f : v)) : v;
+      z[o] = op == Binary::kDiv ? ClampFloat(v, d.act_min_f, d.act_max_f) : v;
     });
     return Status::kOk;
   }
@@ -198,7 +182,7 @@ Status EvalBinary(KernelContext& ctx, Binary op) {
       } else {
         v = x[i] / y[j];
       }
-      v = v < d.act_min ? d.act_min : (v > d.act_max ? d.act_max : v);
+      v = ClampInt32(v, d.act_min, d.act_max);
     } else {
       const uint32_t diff = static_cast<uint32_t>(x[i]) - static_cast<uint32_t>(y[j]);
       v = static_cast<int32_t>(diff * diff);
@@ -230,9 +214,7 @@ struct PreluData {
 Status PreparePrelu(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, alpha, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &alpha));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &in, &alpha, &out));
   if (in.type != out.type || alpha.type != out.type) {
     return ctx.Fail(Status::kInvalidModel, "input %s / alpha %s / output %s types differ", TypeName(in.type),
                     TypeName(alpha.type), TypeName(out.type));
@@ -240,10 +222,8 @@ Status PreparePrelu(KernelContext& ctx) {
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
   }
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(PreluData), &mem));
-  auto* d = static_cast<PreluData*>(mem);
-  *d = PreluData{};
+  PreluData* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (!MakeBroadcast(in, alpha, out, &d->bc)) {
     return ctx.Fail(Status::kInvalidModel, "alpha (rank %d) does not broadcast to the input (rank %d)", alpha.rank,
                     in.rank);
@@ -275,15 +255,13 @@ void PreluQuant(const PreluData& d, const T* x, const T* a, T* y) {
     int32_t r = v >= 0 ? MultiplyByQuantizedMultiplier(v, d.mult1, d.shift1)
                        : MultiplyByQuantizedMultiplier(v * (d.alpha_offset + a[j]), d.mult2, d.shift2);
     r += d.out_offset;
-    y[o] = static_cast<T>(r < d.lo ? d.lo : (r > d.hi ? d.hi : r));
+    y[o] = static_cast<T>(ClampInt32(r, d.lo, d.hi));
   });
 }
 
 Status EvalPrelu(KernelContext& ctx) {
   TensorView in, alpha, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &alpha));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &in, &alpha, &out));
   const auto& d = *static_cast<const PreluData*>(ctx.op_data());
   switch (out.type) {
     case TensorType::FLOAT32: {

@@ -2,7 +2,7 @@
 // reference kernels. Quantized: out = zp_out + MultiplyByQuantizedMultiplier((a - zp_a) * (b - zp_b),
 // M, s) with M, s = QuantizeMultiplier(s_a * s_b / s_out) in double, clamped to the activation
 // range. int16 requires zero points 0 (as TFLM). O(output elements).
-#include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -19,36 +19,22 @@ struct MulData {
 };
 
 Status Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (a.type != out.type || b.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a.type),
-                    TypeName(b.type), TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const TensorType t = out.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT32 && t != TensorType::INT8 && t != TensorType::INT16) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
   }
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(MulData), &mem));
-  auto* d = static_cast<MulData*>(mem);
-  *d = MulData{};
-  if (!MakeBroadcast(a, b, out, &d->bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
-                    a.rank, b.rank, out.rank);
-  }
+  MulData* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
   const auto* opts = Options<tfl::MulOptions>(ctx);
   const auto act = opts != nullptr ? opts->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   bool ok = true;
   if (t == TensorType::FLOAT32) {
     ok = CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f);
   } else if (t == TensorType::INT32) {
-    ok = CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f);
-    d->act_min = act == tfl::ActivationFunctionType::NONE ? INT32_MIN : static_cast<int32_t>(d->act_min_f);
-    d->act_max = d->act_max_f >= 2147483647.0f ? INT32_MAX : static_cast<int32_t>(d->act_max_f);
+    ok = CalculateActivationRangeInt32(act, &d->act_min_f, &d->act_max_f, &d->act_min, &d->act_max);
   } else {
     if (a.scale <= 0.0f || b.scale <= 0.0f || out.scale <= 0.0f) {
       return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
@@ -74,17 +60,14 @@ template <typename T>
 void MulQuant(const MulData& d, const T* x, const T* y, T* z) {
   ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
     const int32_t v = (d.in1_offset + x[i]) * (d.in2_offset + y[j]);
-    int32_t r = d.out_offset + MultiplyByQuantizedMultiplier(v, d.out_mult, d.out_shift);
-    r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
-    z[o] = static_cast<T>(r);
+    const int32_t r = d.out_offset + MultiplyByQuantizedMultiplier(v, d.out_mult, d.out_shift);
+    z[o] = static_cast<T>(ClampInt32(r, d.act_min, d.act_max));
   });
 }
 
 Status Eval(KernelContext& ctx) {
   TensorView a, b, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const MulData*>(ctx.op_data());
   switch (out.type) {
     case TensorType::FLOAT32: {
@@ -92,8 +75,7 @@ Status Eval(KernelContext& ctx) {
       const float* y = b.As<float>();
       float* z = out.As<float>();
       ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
-        const float v = x[i] * y[j];
-        z[o] = v < d.act_min_f ? d.act_min_f : (v > d.act_max_f ? d.act_max_f : v);
+        z[o] = ClampFloat(x[i] * y[j], d.act_min_f, d.act_max_f);
       });
       break;
     }
@@ -103,7 +85,7 @@ Status Eval(KernelContext& ctx) {
       int32_t* z = out.As<int32_t>();
       ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
         const int32_t v = static_cast<int32_t>(static_cast<uint32_t>(x[i]) * static_cast<uint32_t>(y[j]));
-        z[o] = v < d.act_min ? d.act_min : (v > d.act_max ? d.act_max : v);
+        z[o] = ClampInt32(v, d.act_min, d.act_max);
       });
       break;
     }
