@@ -66,6 +66,38 @@ Status AllocParams(KernelContext& ctx, QuantParams** p) {
 
 int32_t ClampI(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+// Eval of LEAKY_RELU, RELU and RELU6: one elementwise pass, float through f(p, x), int8 / int16
+// through q(p, int32 x) (its int32 result is narrowed to the output type).
+template <typename FloatFn, typename QuantFn>
+Status EvalElementwise(KernelContext& ctx, FloatFn f, QuantFn q) {
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
+  const uint32_t n = Count(out);
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = in.As<float>();
+      float* y = out.As<float>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = f(p, x[i]);
+      break;
+    }
+    case TensorType::INT8: {
+      const int8_t* x = in.As<int8_t>();
+      int8_t* y = out.As<int8_t>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = static_cast<int8_t>(q(p, static_cast<int32_t>(x[i])));
+      break;
+    }
+    default: {
+      const int16_t* x = in.As<int16_t>();
+      int16_t* y = out.As<int16_t>();
+      for (uint32_t i = 0; i < n; ++i) y[i] = static_cast<int16_t>(q(p, static_cast<int32_t>(x[i])));
+      break;
+    }
+  }
+  return Status::kOk;
+}
+
 // ---- LEAKY_RELU -------------------------------------------------------------------------------
 Status PrepareLeakyRelu(KernelContext& ctx) {
   TensorView in, out;
@@ -87,33 +119,15 @@ Status PrepareLeakyRelu(KernelContext& ctx) {
   return Status::kOk;
 }
 
-template <typename T>
-void LeakyReluQuant(const QuantParams& p, const T* x, T* y, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(x[i]) - p.in_zp;
-    const int32_t r = v >= 0 ? MultiplyByQuantizedMultiplier(v, p.mult_b, p.shift_b)
-                             : MultiplyByQuantizedMultiplier(v, p.mult_a, p.shift_a);
-    y[i] = static_cast<T>(ClampI(p.out_zp + r, p.lo, p.hi));
-  }
-}
-
 Status EvalLeakyRelu(KernelContext& ctx) {
-  TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
-  const uint32_t n = Count(out);
-  switch (out.type) {
-    case TensorType::FLOAT32: {
-      const float* x = in.As<float>();
-      float* y = out.As<float>();
-      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > 0 ? x[i] : x[i] * p.alpha;
-      break;
-    }
-    case TensorType::INT8: LeakyReluQuant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
-    default: LeakyReluQuant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
-  }
-  return Status::kOk;
+  return EvalElementwise(
+      ctx, [](const QuantParams& p, float x) { return x > 0 ? x : x * p.alpha; },
+      [](const QuantParams& p, int32_t x) {
+        const int32_t v = x - p.in_zp;
+        const int32_t r = v >= 0 ? MultiplyByQuantizedMultiplier(v, p.mult_b, p.shift_b)
+                                 : MultiplyByQuantizedMultiplier(v, p.mult_a, p.shift_a);
+        return ClampI(p.out_zp + r, p.lo, p.hi);
+      });
 }
 
 // ---- RELU -------------------------------------------------------------------------------------
@@ -138,32 +152,12 @@ Status PrepareRelu(KernelContext& ctx) {
   return Status::kOk;
 }
 
-template <typename T>
-void ReluQuant(const QuantParams& p, const T* x, T* y, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) {
-    const int32_t r =
-        p.out_zp + MultiplyByQuantizedMultiplier(static_cast<int32_t>(x[i]) - p.in_zp, p.mult_a, p.shift_a);
-    y[i] = static_cast<T>(ClampI(r, p.lo, p.hi));
-  }
-}
-
 Status EvalRelu(KernelContext& ctx) {
-  TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
-  const uint32_t n = Count(out);
-  switch (out.type) {
-    case TensorType::FLOAT32: {
-      const float* x = in.As<float>();
-      float* y = out.As<float>();
-      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? 0.0f : x[i];
-      break;
-    }
-    case TensorType::INT8: ReluQuant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
-    default: ReluQuant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
-  }
-  return Status::kOk;
+  return EvalElementwise(
+      ctx, [](const QuantParams&, float x) { return x < 0.0f ? 0.0f : x; },
+      [](const QuantParams& p, int32_t x) {
+        return ClampI(p.out_zp + MultiplyByQuantizedMultiplier(x - p.in_zp, p.mult_a, p.shift_a), p.lo, p.hi);
+      });
 }
 
 // ---- RELU6 ------------------------------------------------------------------------------------
@@ -183,33 +177,12 @@ Status PrepareRelu6(KernelContext& ctx) {
   return Status::kOk;
 }
 
-template <typename T>
-void Relu6Quant(const QuantParams& p, const T* x, T* y, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) {
-    const int32_t v = x[i];
-    y[i] = static_cast<T>(v > p.hi ? p.hi : (v < p.lo ? p.lo : v));
-  }
-}
-
 Status EvalRelu6(KernelContext& ctx) {
-  TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const auto& p = *static_cast<const QuantParams*>(ctx.op_data());
-  const uint32_t n = Count(out);
-  switch (out.type) {
-    case TensorType::FLOAT32: {
-      const float* x = in.As<float>();
-      float* y = out.As<float>();
-      for (uint32_t i = 0; i < n; ++i) y[i] = x[i] > 6.0f ? 6.0f : (x[i] < 0.0f ? 0.0f : x[i]);
-      break;
-    }
-    case TensorType::INT8: Relu6Quant(p, in.As<int8_t>(), out.As<int8_t>(), n); break;
-    default: Relu6Quant(p, in.As<int16_t>(), out.As<int16_t>(), n); break;
-  }
-  return Status::kOk;
+  return EvalElementwise(
+      ctx, [](const QuantParams&, float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); },
+      // Upper bound first, as TFLM (matters only if the bounds cross).
+      [](const QuantParams& p, int32_t v) { return v > p.hi ? p.hi : (v < p.lo ? p.lo : v); });
 }
-
 
 // ---- gemmlowp fixed point (int32 raw values; the template integer bits are tracked by hand) ----
 int32_t Srdhm(int32_t a, int32_t b) { return SaturatingRoundingDoublingHighMul(a, b); }
@@ -352,7 +325,10 @@ Status PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
   return Status::kOk;
 }
 
-void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
+// int8 LOGISTIC / TANH: inputs beyond the radius saturate; the others are rescaled to Q4.27 and
+// mapped by to_int8 (the fixed-point function and its output rescaling).
+template <typename ToInt8>
+void Q4Int8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n, ToInt8 to_int8) {
   for (uint32_t i = 0; i < n; ++i) {
     const int32_t v = static_cast<int32_t>(x[i]) - d.in_zp;
     if (v <= -d.radius) {
@@ -360,26 +336,18 @@ void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_
     } else if (v >= d.radius) {
       y[i] = 127;
     } else {
-      const int32_t q4 = MultiplyByQuantizedMultiplier(v, d.multiplier, d.left_shift);
-      const int32_t r = RoundingDivideByPOT(LogisticQ4(q4), 31 - 8) - 128;
-      y[i] = static_cast<int8_t>(ClampI(r, -128, 127));
+      y[i] = static_cast<int8_t>(to_int8(MultiplyByQuantizedMultiplier(v, d.multiplier, d.left_shift)));
     }
   }
 }
 
+void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
+  Q4Int8Eval(d, x, y, n, [](int32_t q4) { return ClampI(RoundingDivideByPOT(LogisticQ4(q4), 31 - 8) - 128, -128, 127); });
+}
+
 // TFLM reference: output fixed at scale 1/128, zero point 0 (Q0.7).
 void TanhInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>(x[i]) - d.in_zp;
-    if (v <= -d.radius) {
-      y[i] = -128;
-    } else if (v >= d.radius) {
-      y[i] = 127;
-    } else {
-      const int32_t q4 = MultiplyByQuantizedMultiplier(v, d.multiplier, d.left_shift);
-      y[i] = static_cast<int8_t>(ClampI(RoundingDivideByPOT(TanhQ4(q4), 31 - 7), -128, 127));
-    }
-  }
+  Q4Int8Eval(d, x, y, n, [](int32_t q4) { return ClampI(RoundingDivideByPOT(TanhQ4(q4), 31 - 7), -128, 127); });
 }
 
 // ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
