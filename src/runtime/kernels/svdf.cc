@@ -220,11 +220,7 @@ void EvalFloat(const SvdfData& d, const float* input, const float* wf, const flo
     float* o = output + static_cast<int64_t>(b) * d.n_unit;
     const float* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
     for (int32_t u = 0; u < d.n_unit; ++u) {
-      // Wrapping sum: TFLM's int32 accumulation wraps on its targets, and the scrambled keyword
-      // model does overflow here; unsigned arithmetic gives the same bits without UB.
-      for (int32_t r = 0; r < d.rank; ++r) {
-        o[u] = static_cast<int32_t>(static_cast<uint32_t>(o[u]) + static_cast<uint32_t>(*sp++));
-      }
+      for (int32_t r = 0; r < d.rank; ++r) o[u] += *sp++;
     }
   }
   for (int64_t i = 0; i < outputs; ++i) output[i] = ActivationFloat(d.activation, output[i]);
