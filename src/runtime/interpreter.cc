@@ -115,6 +115,10 @@ uint32_t Interpreter::TensorBytes(const tfl::Tensor& t) const {
 Status Interpreter::ValidateModel() {
   num_subgraphs_ = Size(model_->subgraphs());
   num_opcodes_ = Size(model_->operator_codes());
+  if (num_subgraphs_ > 0xFFFFu) {  // keeps 8 * (subgraphs + 1) table bytes far from overflow
+    SetError(&error_, "model has too many subgraphs (%u)", num_subgraphs_);
+    return Status::kUnsupported;
+  }
   num_tensors_ = Size(subgraph_->tensors());
   uint64_t tensors = 0, ops = 0;
   for (uint32_t s = 0; s < num_subgraphs_; ++s) {
