@@ -13,6 +13,11 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=
 cmake --build build-fuzz --target model_fuzzer -j "$jobs"
 scripts/run-fuzzer.sh build-fuzz/fuzz/model_fuzzer "${ARENAPLAN_FUZZ_SECONDS:-60}"
 
+echo "== no-heap test (needs its own malloc, so it runs from a build without sanitizers)"
+cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
+cmake --build build-noheap --target runtime_corpus_tests -j "$jobs"
+build-noheap/tests/runtime_corpus_tests --gtest_filter='NoHeapTest.*'
+
 echo "== build + unit, corpus and firmware tests (ASan + UBSan)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_SANITIZE=ON \
       -DARENAPLAN_BUILD_BENCH=OFF >/dev/null

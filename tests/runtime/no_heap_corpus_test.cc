@@ -1,7 +1,8 @@
 // The runtime never touches the heap: in this binary malloc/calloc/realloc and operator new abort
 // while a guard is up, and every corpus model that the runtime supports is constructed, allocated
 // and invoked under the guard (model bytes, arena, inputs and golden outputs are loaded before).
-// Sanitizer builds replace malloc themselves, so there the interposition is left out.
+// Sanitizer builds own malloc and operator new, so this file is compiled out there; scripts/test.sh
+// runs it from a plain (unsanitized) build instead.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -22,6 +23,8 @@
 #endif
 #endif
 
+#ifndef ARENAPLAN_NO_MALLOC_HOOK
+
 namespace {
 std::atomic<bool> g_heap_forbidden{false};
 void Forbidden(const char* what) {
@@ -33,7 +36,6 @@ void Forbidden(const char* what) {
 }
 }  // namespace
 
-#ifndef ARENAPLAN_NO_MALLOC_HOOK
 extern "C" {
 void* __libc_malloc(size_t);
 void* __libc_calloc(size_t, size_t);
@@ -51,7 +53,6 @@ void* realloc(void* p, size_t n) {
   return __libc_realloc(p, n);
 }
 }
-#endif
 
 void* operator new(size_t n) {
   if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("operator new");
@@ -125,3 +126,5 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
 
 }  // namespace
 }  // namespace arenaplan::testing
+
+#endif  // ARENAPLAN_NO_MALLOC_HOOK
