@@ -161,11 +161,12 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
     }
   }
   if (var_handles > 0) {
-    // The user's MicroResourceVariables (capacity = VAR_HANDLE ops), created before the interpreter.
+    // The user's MicroResourceVariables (capacity = VAR_HANDLE ops), created before AllocateTensors.
+    tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
     tail.Alloc(uint64_t{target.resource_variable.size} * var_handles, target.buffer_alignment,
                kTailResourceVariables);
-    tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
   }
+  tail.Alloc(target.builtin_data_allocator.size, target.builtin_data_allocator.align, kTailAllocatorObjects);
   tail.Alloc(uint64_t{target.subgraph_allocations.size} * model.subgraphs.size(), target.subgraph_allocations.align,
              kTailAllocatorObjects);
   for (const model::Subgraph& sg : model.subgraphs) {

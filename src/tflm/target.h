@@ -40,11 +40,16 @@ struct Target {
   uint32_t allocation_info_bytes = 32; // AllocationInfo (temp, during planning)
   uint32_t planner_bytes_per_buffer = 40;  // GreedyMemoryPlanner working memory
   uint32_t size_t_bytes = 8;
-  // Objects MicroAllocator::Create and StartModelAllocation put in the tail first, in order:
-  // SingleArenaBufferAllocator, GreedyMemoryPlanner, MicroAllocator, MicroBuiltinDataAllocator.
+  // Objects MicroAllocator::Create puts in the tail first, in order: SingleArenaBufferAllocator,
+  // GreedyMemoryPlanner, MicroAllocator.
   std::vector<StructLayout> fixed_objects;
-  StructLayout resource_variables;  // MicroResourceVariables object
-  StructLayout resource_variable;   // one MicroResourceVariable entry
+  // The user's MicroResourceVariables::Create comes next (object, then the entry array), each a
+  // 16-aligned persistent buffer.
+  StructLayout resource_variables;  // MicroResourceVariables {entries*, int capacity, int count}
+  StructLayout resource_variable;   // MicroResourceVariable {container*, shared_name*, buffer*,
+                                    // size_t bytes, int8 default_value}
+  // StartModelAllocation (AllocateTensors) then allocates the MicroBuiltinDataAllocator.
+  StructLayout builtin_data_allocator;
 };
 
 const std::vector<Target>& Targets();
