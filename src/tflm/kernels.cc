@@ -115,6 +115,11 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       const uint64_t bytes = (integer ? 2 : 4) * *batch * *cells;
       return std::vector<uint64_t>(4, bytes);
     }
+    case ScratchRule::kInt4FilterUnpack: {
+      const model::Tensor* filter = OpTensor(m, s, i, 1);
+      if (filter == nullptr || filter->type != TensorType::kInt4) return std::vector<uint64_t>{};
+      return std::vector<uint64_t>{Elements(*filter)};
+    }
     case ScratchRule::kRfft: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
@@ -202,7 +207,8 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
   switch (entry.types) {
     case TypeRule::kNone:
       return {};
-    case TypeRule::kConvInputFilter: {
+    case TypeRule::kConvInputFilter:
+    case TypeRule::kFcInputFilter: {
       const model::Tensor* filter = OpTensor(m, s, i, 1);
       if (in0 == nullptr || filter == nullptr) return {};
       const TensorType a = in0->type, f = filter->type;
@@ -210,9 +216,14 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                       (a == TensorType::kInt16 && f == TensorType::kInt8) ||
                       (a == TensorType::kInt8 && (f == TensorType::kInt8 || f == TensorType::kInt4));
       if (ok) return {};
+      const std::string failed = ") failed to prepare with status 1";
+      if (entry.types == TypeRule::kFcInputFilter) {
+        return {"Input type: " + type_name(in0) + " with filter type: " + type_name(filter) +
+                    " not supported. | Node FULLY_CONNECTED (number " + index + failed,
+                false};
+      }
       return {"conv_common.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(in0) +
-                  ", filter " + type_name(filter) + ") | Node CONV_2D (number " + index +
-                  ") failed to prepare with status 1",
+                  ", filter " + type_name(filter) + ") | Node " + entry.op + " (number " + index + failed,
               false};
     }
     case TypeRule::kConcatTypes: {

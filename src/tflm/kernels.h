@@ -33,6 +33,7 @@ enum class ScratchRule : uint8_t {
   kSvdf,           // int32[batch x filters], int32[batch x units]
   kLstm,           // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
   kRfft,           // work area of fft_length (= output last dim - 2) input-type samples
+  kInt4FilterUnpack,  // int4 filter (input 1): one byte per filter element to unpack it into
 };
 
 // Extra persistent buffers a kernel's Init allocates beside its OpData (16-aligned each).
@@ -47,6 +48,7 @@ enum class InitRule : uint8_t {
 enum class TypeRule : uint8_t {
   kNone,
   kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
+  kFcInputFilter,     // Prepare: the same pairs, FULLY_CONNECTED's own message
   kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
   kFillConstantDims,  // Prepare: the dims input must be constant
   kCastInput,         // Invoke: input int8, int16, int32, uint32, int64, float32 (uint8 fails)

@@ -16,7 +16,8 @@ namespace {
 using model::TensorType;
 
 // input f32[1,4] -> FULLY_CONNECTED (weights f32[8,4], bias f32[8]) -> output f32[1,8]
-model::ModelSpec FcModel(int32_t code = 9, TensorType in_type = TensorType::kFloat32) {
+model::ModelSpec FcModel(int32_t code = 9, TensorType in_type = TensorType::kFloat32,
+                         TensorType weight_type = TensorType::kFloat32) {
   model::ModelSpec spec;
   spec.operator_codes.push_back({code, "", 1});
   std::vector<uint8_t> w(8 * 4 * 4, 0), b(8 * 4, 0);
@@ -24,7 +25,7 @@ model::ModelSpec FcModel(int32_t code = 9, TensorType in_type = TensorType::kFlo
   const uint32_t bb = model::AddBuffer(spec, b);
   model::SubgraphSpec sg;
   sg.tensors = {{"in", in_type, {1, 4}, 0, false, std::nullopt, {}},
-                {"w", TensorType::kFloat32, {8, 4}, wb, false, std::nullopt, {}},
+                {"w", weight_type, {8, 4}, wb, false, std::nullopt, {}},
                 {"b", TensorType::kFloat32, {8}, bb, false, std::nullopt, {}},
                 {"out", TensorType::kFloat32, {1, 8}, 0, false, std::nullopt, {}}};
   sg.inputs = {0};
@@ -117,6 +118,24 @@ TEST(ArenaSize, ScratchRequestsFollowKernelRules) {
   auto r = ScratchRequests(b.model, **FindTarget("tflm-x86_64"));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r->empty());  // reference FULLY_CONNECTED requests no scratch
+}
+
+TEST(ArenaSize, HybridFullyConnectedFailsInPrepareNamingTheTypes) {
+  Built b = Build(FcModel(9, TensorType::kFloat32, TensorType::kInt8));
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_FALSE(s->allocates);
+  EXPECT_FALSE(s->supported);
+  EXPECT_NE(s->error.find("Input type: FLOAT32 with filter type: INT8 not supported"), std::string::npos) << s->error;
+}
+
+TEST(ArenaSize, Int4WeightsAreUnpackedIntoAScratchBuffer) {
+  // int8 activations with packed int4 weights: Prepare requests one byte per filter element (8x4).
+  Built b = Build(FcModel(9, TensorType::kInt8, TensorType::kInt4));
+  auto r = ScratchRequests(b.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ(r->size(), 1u);
+  EXPECT_EQ((*r)[0].bytes, 32u);
 }
 
 TEST(ArenaSize, GatherNdCopiesOutputDimsInPrepare) {
