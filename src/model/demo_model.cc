@@ -57,7 +57,7 @@ struct Builder {
     return Tensor(name, std::move(shape), TensorType::kFloat32, AddBuffer(spec, Floats(n, seed, scale)));
   }
   void Op(int32_t code, std::vector<int32_t> in, int32_t out, OpOptions options) {
-    sg().operators.push_back({AddOperatorCode(spec, code), std::move(in), {out}, {}, std::move(options)});
+    sg().operators.push_back({AddOperatorCode(spec, code), std::move(in), {out}, {}, std::move(options), {}});
   }
   // CONV_2D with [out, k, k, in] weights and a bias.
   int32_t Conv(const std::string& name, int32_t x, int32_t in_c, int32_t out_c, int32_t k, int32_t stride,

@@ -72,6 +72,11 @@ struct Operator {
   std::vector<int32_t> intermediates;
   std::vector<int32_t> called_subgraphs;  // IF (then, else), WHILE (cond, body), CALL_ONCE (init)
   uint8_t builtin_options_type = 0;   // the BuiltinOptions union tag
+  bool adj_x = false;                 // BATCH_MATMUL: transpose the left / right operand
+  bool adj_y = false;
+  // CUSTOM ops' flexbuffer options, in place in the model bytes (nullptr when absent).
+  const uint8_t* custom_options = nullptr;
+  size_t custom_options_size = 0;
 };
 
 struct Subgraph {

@@ -248,6 +248,14 @@ Result<Subgraph> ReadSubgraph(const tfl::SubGraph* sg, size_t s, size_t n_subgra
     ARENAPLAN_RETURN_IF_ERROR(
         ReadIndices(fb_op->intermediates(), false, n_tensors, op_where, "intermediate", op.intermediates));
     op.builtin_options_type = static_cast<uint8_t>(fb_op->builtin_options_type());
+    if (const tfl::BatchMatMulOptions* bmm = fb_op->builtin_options_as_BatchMatMulOptions()) {
+      op.adj_x = bmm->adj_x();
+      op.adj_y = bmm->adj_y();
+    }
+    if (fb_op->custom_options() != nullptr && fb_op->custom_options()->size() > 0) {
+      op.custom_options = fb_op->custom_options()->data();
+      op.custom_options_size = fb_op->custom_options()->size();
+    }
     ARENAPLAN_RETURN_IF_ERROR(ReadCalledSubgraphs(*fb_op, code.builtin_code, n_subgraphs, op_where, op));
     out.operators.push_back(std::move(op));
   }

@@ -45,6 +45,8 @@ std::pair<tfl::BuiltinOptions, Offset<void>> WriteOptions(FlatBufferBuilder& fbb
       return {B::WhileOptions, tfl::CreateWhileOptions(fbb, o.subgraph_a, o.subgraph_b).Union()};
     case K::kCallOnce:
       return {B::CallOnceOptions, tfl::CreateCallOnceOptions(fbb, o.subgraph_a).Union()};
+    case K::kBatchMatMul:
+      return {B::BatchMatMulOptions, tfl::CreateBatchMatMulOptions(fbb, o.adj_x, o.adj_y).Union()};
   }
   return {B::NONE, 0};
 }
@@ -69,8 +71,9 @@ Offset<tfl::SubGraph> WriteSubgraph(FlatBufferBuilder& fbb, const SubgraphSpec& 
   for (const OperatorSpec& op : sg.operators) {
     const auto options = WriteOptions(fbb, op.options);
     const auto intermediates = op.intermediates.empty() ? 0 : fbb.CreateVector(op.intermediates);
+    const auto custom = op.custom_options.empty() ? 0 : fbb.CreateVector(op.custom_options);
     ops.push_back(tfl::CreateOperator(fbb, op.opcode_index, fbb.CreateVector(op.inputs),
-                                      fbb.CreateVector(op.outputs), options.first, options.second, 0,
+                                      fbb.CreateVector(op.outputs), options.first, options.second, custom,
                                       tfl::CustomOptionsFormat::FLEXBUFFERS, 0, intermediates));
   }
   return tfl::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(sg.inputs),

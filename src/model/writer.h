@@ -25,7 +25,7 @@ struct TensorSpec {
 
 // Which BuiltinOptions table an operator carries, and the fields the writer knows.
 enum class OptionsKind { kNone, kConv2D, kDepthwiseConv2D, kPool2D, kFullyConnected, kAdd, kReshape,
-                         kSoftmax, kIf, kWhile, kCallOnce };
+                         kSoftmax, kIf, kWhile, kCallOnce, kBatchMatMul };
 
 struct OpOptions {
   OptionsKind kind = OptionsKind::kNone;
@@ -38,6 +38,7 @@ struct OpOptions {
   std::vector<int32_t> new_shape;    // Reshape
   int32_t subgraph_a = 0;            // IF then, WHILE cond, CALL_ONCE init
   int32_t subgraph_b = 0;            // IF else, WHILE body
+  bool adj_x = false, adj_y = false; // BatchMatMul
 };
 
 struct OperatorSpec {
@@ -46,6 +47,7 @@ struct OperatorSpec {
   std::vector<int32_t> outputs;
   std::vector<int32_t> intermediates;
   OpOptions options;
+  std::vector<uint8_t> custom_options;  // CUSTOM ops (flexbuffer bytes); omitted when empty
 };
 
 struct SubgraphSpec {

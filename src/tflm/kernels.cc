@@ -1,7 +1,10 @@
 // Evaluates kernel-table rows against one operator: O(inputs + outputs + rank) per op.
 #include "tflm/kernels.h"
 
+#include <flatbuffers/flexbuffers.h>
+
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace arenaplan::tflm {
@@ -36,7 +39,61 @@ Result<uint64_t> Dim(const model::Model& m, size_t s, size_t i, const model::Ten
   return static_cast<uint64_t>(t->shape[dim]);
 }
 
-Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size_t i, PrepareRule rule) {
+// TFLM's TfLiteType number for a schema type (they differ: FLOAT32 is 0 in the schema, 1 in TFLM).
+int TfLiteTypeCode(TensorType t) {
+  switch (t) {
+    case TensorType::kFloat32: return 1;
+    case TensorType::kFloat16: return 10;
+    case TensorType::kFloat64: return 11;
+    case TensorType::kComplex128: return 12;
+    case TensorType::kUInt64: return 13;
+    case TensorType::kResource: return 14;
+    case TensorType::kVariant: return 15;
+    case TensorType::kUInt32: return 16;
+    case TensorType::kUInt16: return 17;
+    case TensorType::kInt4: return 18;
+    case TensorType::kBFloat16: return 19;
+    default: return static_cast<int>(t);  // INT32 .. INT8 share their numbers
+  }
+}
+
+uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+// TfLiteIntArrayGetSizeInBytes: int size + int data[rank].
+uint64_t IntArrayBytes(size_t rank) { return 4 + 4 * static_cast<uint64_t>(rank); }
+
+// tflm_signal::CircularBuffer {size_t capacity, read, write; int32 empty, buffer_size; int16* buffer}
+// plus its storage of 2 x capacity int16 (CircularBufferGetNeededMemory).
+uint64_t CircularBufferBytes(uint64_t capacity, const Target& t) {
+  return AlignUp(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes + 4 * capacity;
+}
+
+// Rows of a signal op: all elements but the last dimension.
+uint64_t OuterRows(const model::Tensor& t, size_t inner_dims) {
+  uint64_t n = 1;
+  for (size_t d = 0; d + inner_dims < t.shape.size(); ++d) n *= static_cast<uint64_t>(t.shape[d] < 0 ? 0 : t.shape[d]);
+  return n;
+}
+
+// An integer from a custom op's flexbuffer options: the map entry `key`, or element `index` when
+// the root is a vector. nullopt when absent or when the options do not verify.
+std::optional<int64_t> CustomOption(const model::Operator& op, const char* key, size_t index) {
+  if (op.custom_options == nullptr || op.custom_options_size == 0) return std::nullopt;
+  if (!flexbuffers::VerifyBuffer(op.custom_options, op.custom_options_size)) return std::nullopt;
+  const flexbuffers::Reference root = flexbuffers::GetRoot(op.custom_options, op.custom_options_size);
+  if (root.IsMap()) {
+    const flexbuffers::Reference v = root.AsMap()[key];
+    if (v.IsNull()) return std::nullopt;
+    return v.AsInt64();
+  }
+  if (root.IsVector() && index < root.AsVector().size()) return root.AsVector()[index].AsInt64();
+  return std::nullopt;
+}
+
+Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size_t i, const KernelEntry& entry,
+                                           const Target& target) {
+  const PrepareRule rule = entry.prepare;
+  const model::Operator& op = m.subgraphs[s].operators[i];
   switch (rule) {
     case PrepareRule::kNone:
       return std::vector<uint64_t>{};
@@ -64,22 +121,133 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
       // TfLiteIntArrayGetSizeInBytes(rank): int size + int data[rank], of the flatbuffer output shape.
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
-      return std::vector<uint64_t>{4 + 4 * static_cast<uint64_t>(out->shape.size())};
+      return std::vector<uint64_t>{IntArrayBytes(out->shape.size())};
+    }
+    case PrepareRule::kOpDataIfInt8: {
+      const model::Tensor* in = OpTensor(m, s, i, 0);
+      if (in == nullptr || in->type != TensorType::kInt8) return std::vector<uint64_t>{};
+      return std::vector<uint64_t>{entry.prepare_opdata[static_cast<int>(target.abi)]};
+    }
+    case PrepareRule::kEmbeddingLookup: {
+      const model::Tensor* out = OpTensor(m, s, i, 0, true);
+      if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
+      // OpData {float scale; size_t num_columns}.
+      return std::vector<uint64_t>{IntArrayBytes(out->shape.size()),
+                                   AlignUp(4, target.size_t_bytes) + target.size_t_bytes};
+    }
+    case PrepareRule::kBatchMatMul: {
+      const model::Tensor* lhs = OpTensor(m, s, i, 0);
+      const model::Tensor* rhs = OpTensor(m, s, i, 1);
+      const model::Tensor* out = OpTensor(m, s, i, 0, true);
+      if (lhs == nullptr || rhs == nullptr || out == nullptr) {
+        return InvalidArgument(OpWhere(m, s, i) + ": needs two inputs and an output");
+      }
+      std::vector<uint64_t> r;
+      // QuantizationOpDataBatchMatmul: 7 int32.
+      if (lhs->type == TensorType::kInt8 || lhs->type == TensorType::kInt16) r.push_back(28);
+      auto transposed_copy = [&](const model::Tensor& t) {
+        const auto scalar = model::TensorTypeBytes(t.type);
+        r.push_back(target.eval_tensor.size);
+        r.push_back(IntArrayBytes(t.shape.size()));
+        r.push_back(Elements(t) * (scalar ? *scalar : 0));
+      };
+      if (op.adj_x) transposed_copy(*lhs);
+      if (!op.adj_y) transposed_copy(*rhs);
+      r.push_back(IntArrayBytes(out->shape.size()));
+      return r;
+    }
+    case PrepareRule::kSignalFramer:
+    case PrepareRule::kSignalDelay: {
+      const model::Tensor* in = OpTensor(m, s, i, 0);
+      const model::Tensor* out = OpTensor(m, s, i, 0, true);
+      if (in == nullptr || out == nullptr || in->shape.empty() || out->shape.empty()) {
+        return InvalidArgument(OpWhere(m, s, i) + ": needs a shaped input and output");
+      }
+      const uint64_t rows = OuterRows(*in, 1);
+      uint64_t capacity = 0;
+      if (rule == PrepareRule::kSignalFramer) {
+        // frame_size = output last dim; frame_step = input last dim / frames (output dim -2);
+        // capacity = ceil(frame_size / frame_step) * frame_step.
+        const uint64_t frame = static_cast<uint64_t>(std::max(out->shape.back(), 0));
+        const uint64_t frames = out->shape.size() >= 2 ? static_cast<uint64_t>(std::max(out->shape[out->shape.size() - 2], 1)) : 1;
+        const uint64_t step = static_cast<uint64_t>(std::max(in->shape.back(), 0)) / frames;
+        if (step == 0) return InvalidArgument(OpWhere(m, s, i) + ": frame_step would be 0");
+        capacity = (frame + step - 1) / step * step;
+      } else {
+        const auto delay = CustomOption(op, "delay_length", 0);
+        if (!delay || *delay < 0) {
+          return InvalidArgument(OpWhere(m, s, i) + ": custom options lack a valid 'delay_length'");
+        }
+        capacity = static_cast<uint64_t>(std::max(in->shape.back(), 0)) + static_cast<uint64_t>(*delay);
+      }
+      std::vector<uint64_t> r{rows * target.pointer_bytes, rows * target.pointer_bytes};
+      for (uint64_t k = 0; k < rows; ++k) r.push_back(CircularBufferBytes(capacity, target));
+      return r;
+    }
+    case PrepareRule::kSignalOverlapAdd: {
+      const model::Tensor* in = OpTensor(m, s, i, 0);
+      if (in == nullptr || in->shape.size() < 2) return InvalidArgument(OpWhere(m, s, i) + ": input needs rank >= 2");
+      const uint64_t frame = static_cast<uint64_t>(std::max(in->shape.back(), 0));
+      const uint64_t rows = OuterRows(*in, 2);
+      const auto scalar = model::TensorTypeBytes(in->type);
+      std::vector<uint64_t> r{rows * target.pointer_bytes};
+      for (uint64_t k = 0; k < rows; ++k) r.push_back(frame * (scalar ? *scalar : 0));
+      return r;
     }
   }
   return Internal("unknown prepare rule");
 }
 
-Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size_t i, ScratchRule rule) {
+Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size_t i, ScratchRule rule,
+                                           const Target& target) {
+  const model::Operator& op = m.subgraphs[s].operators[i];
   switch (rule) {
     case ScratchRule::kNone:
       return std::vector<uint64_t>{};
     case ScratchRule::kTransposeConv: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
-      if (out->type == TensorType::kInt16) return std::vector<uint64_t>{8 * Elements(*out)};
       if (out->type == TensorType::kInt8) return std::vector<uint64_t>{4 * Elements(*out)};
-      return std::vector<uint64_t>{};
+      if (out->type != TensorType::kInt16) return std::vector<uint64_t>{};
+      std::vector<uint64_t> r{8 * Elements(*out)};
+      // 16x8 with an int16 bias: the bias is widened to int64 in a scratch buffer (input 3).
+      const model::Tensor* bias = OpTensor(m, s, i, 3);
+      if (bias != nullptr && bias->type == TensorType::kInt16) r.push_back(8 * Elements(*bias));
+      return r;
+    }
+    case ScratchRule::kReduceMinMax: {
+      const model::Tensor* in = OpTensor(m, s, i, 0);
+      const model::Tensor* axis = OpTensor(m, s, i, 1);
+      if (in == nullptr || axis == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": needs input and axis tensors");
+      return std::vector<uint64_t>{4 * static_cast<uint64_t>(in->shape.size()), 4 * Elements(*axis)};
+    }
+    case ScratchRule::kAddN:
+      return std::vector<uint64_t>{uint64_t{target.pointer_bytes} * op.inputs.size()};
+    case ScratchRule::kMirrorPad: {
+      const model::Tensor* in = OpTensor(m, s, i, 0);
+      if (in == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no input tensor");
+      const uint64_t bytes = 4 * static_cast<uint64_t>(in->shape.size());
+      return std::vector<uint64_t>{bytes, bytes};
+    }
+    case ScratchRule::kDetectionPostProcess: {
+      const model::Tensor* boxes = OpTensor(m, s, i, 0);
+      const model::Tensor* classes = OpTensor(m, s, i, 1);
+      if (boxes == nullptr || classes == nullptr || boxes->shape.size() != 3 || classes->shape.size() != 3) {
+        return InvalidArgument(OpWhere(m, s, i) + ": box encodings and class predictions must have rank 3");
+      }
+      const auto max_detections = CustomOption(op, "max_detections", 0);
+      const auto num_classes = CustomOption(op, "num_classes", 0);
+      if (!max_detections || !num_classes || *max_detections < 0 || *num_classes < 0) {
+        return InvalidArgument(OpWhere(m, s, i) + ": custom options lack 'max_detections' / 'num_classes'");
+      }
+      const uint64_t boxes_n = static_cast<uint64_t>(std::max(boxes->shape[1], 0));
+      const uint64_t md = static_cast<uint64_t>(*max_detections), nc = static_cast<uint64_t>(*num_classes);
+      const uint64_t scores = static_cast<uint64_t>(std::max(classes->shape[1], 0)) *
+                              static_cast<uint64_t>(std::max(classes->shape[2], 0)) * 4;
+      return std::vector<uint64_t>{boxes_n,           boxes_n * 16,     scores,
+                                   boxes_n * 4,       boxes_n * 4,      md * boxes_n * 4,
+                                   md * boxes_n * 4,  boxes_n * 4,      md * boxes_n * 4,
+                                   std::max(nc, md) * boxes_n * 4,      std::min(boxes_n, md) * boxes_n * 4};
     }
     case ScratchRule::kMean: {
       const model::Tensor* in = OpTensor(m, s, i, 0);
@@ -158,6 +326,24 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
       return std::vector<uint64_t>{
           KissFftrBytes(static_cast<uint64_t>(out->shape.back()) - 2, *scalar, target.pointer_bytes)};
     }
+    case InitRule::kIrfftState: {
+      if (out->shape.empty() || out->shape.back() < 2) {
+        return InvalidArgument(OpWhere(m, s, i) + ": output last dimension must be fft_length");
+      }
+      const uint64_t n = static_cast<uint64_t>(out->shape.back());
+      switch (out->type) {
+        case TensorType::kInt16:
+          return std::vector<uint64_t>{KissFftrBytes(n, 2, target.pointer_bytes)};
+        case TensorType::kInt32:
+          return std::vector<uint64_t>{KissFftrBytes(n, 4, target.pointer_bytes)};
+        case TensorType::kFloat32:  // IrfftFloatState {int32 fft_length; kiss_fftr_cfg cfg} in front
+          return std::vector<uint64_t>{2 * uint64_t{target.pointer_bytes} + KissFftrBytes(n, 4, target.pointer_bytes)};
+        default:
+          return InvalidArgument(OpWhere(m, s, i) + ": output type must be INT16, INT32 or FLOAT32");
+      }
+    }
+    case InitRule::kStackerBuffer:
+      return std::vector<uint64_t>{CircularBufferBytes(Elements(*out), target)};
     case InitRule::kFilterBankWorkArea:
       return std::vector<uint64_t>{8 * (Elements(*out) + 1)};
     case InitRule::kSpectralSubtractionNoise:
@@ -191,10 +377,10 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   auto extra = InitExtraBytes(model, subgraph, op, entry->init_rule, target);
   if (!extra.ok()) return extra.status();
   a.init_extra_bytes = std::move(*extra);
-  auto prep = PrepareBytes(model, subgraph, op, entry->prepare);
+  auto prep = PrepareBytes(model, subgraph, op, *entry, target);
   if (!prep.ok()) return prep.status();
   a.prepare_bytes = std::move(*prep);
-  auto scratch = ScratchBytes(model, subgraph, op, entry->scratch);
+  auto scratch = ScratchBytes(model, subgraph, op, entry->scratch, target);
   if (!scratch.ok()) return scratch.status();
   a.scratch_bytes = std::move(*scratch);
   return a;
@@ -226,6 +412,37 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                   ", filter " + type_name(filter) + ") | Node " + entry.op + " (number " + index + failed,
               false};
     }
+    case TypeRule::kTransposeConvInputFilter: {
+      const model::Tensor* filter = OpTensor(m, s, i, 1);
+      if (in0 == nullptr || filter == nullptr) return {};
+      // TRANSPOSE_CONV's inputs: output_shape, filter, input (index 2).
+      const model::Tensor* input = OpTensor(m, s, i, 2);
+      if (input == nullptr) return {};
+      if (input->type == filter->type || (input->type == TensorType::kInt16 && filter->type == TensorType::kInt8)) {
+        return {};
+      }
+      return {"transpose_conv.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(input) +
+                  ", filter " + type_name(filter) + ") | Node TRANSPOSE_CONV (number " + index +
+                  ") failed to prepare with status 1",
+              false};
+    }
+    case TypeRule::kAllowedTypes: {
+      const model::Tensor* t = entry.check.output ? OpTensor(m, s, i, 0, true) : in0;
+      if (t == nullptr || (entry.check.allowed >> static_cast<uint32_t>(t->type) & 1u) != 0) return {};
+      std::string message = entry.check.message;
+      auto substitute = [&message](const std::string& key, const std::string& value) {
+        for (size_t at = message.find(key); at != std::string::npos; at = message.find(key, at + value.size())) {
+          message.replace(at, key.size(), value);
+        }
+      };
+      substitute("{type}", type_name(t));
+      substitute("{code}", std::to_string(TfLiteTypeCode(t->type)));
+      std::string op = entry.op;
+      if (op.rfind("CUSTOM:", 0) == 0) op = op.substr(7);
+      const std::string node = "Node " + op + " (number " + index + ") failed to " +
+                               (entry.check.at_invoke ? "invoke" : "prepare") + " with status 1";
+      return {message.empty() ? node : message + " | " + node, entry.check.at_invoke};
+    }
     case TypeRule::kConcatTypes: {
       if (in0 == nullptr) return {};
       const TensorType t = in0->type;
@@ -252,7 +469,7 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
           t == TensorType::kInt64 || t == TensorType::kFloat32) {
         return {};
       }
-      return {"Input type " + type_name(in0) + " (" + std::to_string(static_cast<int>(t)) +
+      return {"Input type " + type_name(in0) + " (" + std::to_string(TfLiteTypeCode(t)) +
                   ") not supported. | Node CAST (number " + index + ") failed to invoke with status 1",
               true};
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -22,26 +23,40 @@ enum class PrepareRule : uint8_t {
   kPerChannelIfMultiScale,  // 2 x int32[filter dim 0] when the filter has > 1 scale (FC)
   kSoftmaxInt16Luts,        // 2 x int16[513] lookup tables when the input is int16
   kOutputDimsCopy,          // TfLiteIntArray of the output's rank: CreateWritableTensorDimsWithCopy
-                            // (GATHER, GATHER_ND rewrite the output dims, which live in the flatbuffer)
+                            // (GATHER, GATHER_ND, ... rewrite the output dims, which live in the flatbuffer)
+  kOpDataIfInt8,            // KernelEntry::prepare_opdata when input 0 is int8 (ADD_N, CUMSUM, LOG_SOFTMAX)
+  kEmbeddingLookup,         // output dims copy, then OpData {float scale; size_t num_columns}
+  kBatchMatMul,             // int8/int16 quantization data; transposed copies of the left operand (adj_x)
+                            // and of the right one (!adj_y): eval tensor, dims, data; output dims copy
+  kSignalFramer,            // int8*[outer], CircularBuffer*[outer], a circular buffer per row
+  kSignalDelay,             // the same, with capacity frame + delay_length (custom option 0)
+  kSignalOverlapAdd,        // T*[outer], then frame_size x T per row
 };
 
 // Scratch buffers a kernel requests in Prepare (planned in the head, live only while it runs).
 enum class ScratchRule : uint8_t {
   kNone,
-  kTransposeConv,  // int8 output: int32 accumulators per output element; int16: int64
+  kTransposeConv,  // int8 output: int32 accumulators per output element; int16: int64, plus an int64
+                   // copy of an int16 bias
   kMean,           // int8/int16: int32 per output element; then int[axes], int[input rank]
+  kReduceMinMax,   // int[input rank], then int[axes]
   kSvdf,           // int32[batch x filters], int32[batch x units]
   kLstm,           // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
   kRfft,           // work area of fft_length (= output last dim - 2) input-type samples
   kInt4FilterUnpack,  // int4 filter (input 1): one byte per filter element to unpack it into
+  kAddN,           // one pointer per input
+  kMirrorPad,      // int[input rank] twice
+  kDetectionPostProcess,  // 11 buffers sized by the boxes, classes and max_detections (custom options)
 };
 
 // Extra persistent buffers a kernel's Init allocates beside its OpData (16-aligned each).
 enum class InitRule : uint8_t {
   kNone,
   kRfftState,               // KISS FFT real-FFT state for fft_length = output last dim - 2
+  kIrfftState,              // KISS FFT state for fft_length = output last dim (+ a float wrapper)
   kFilterBankWorkArea,      // uint64[output elements + 1]
   kSpectralSubtractionNoise,  // uint32[output elements] (the noise estimate kept across Invokes)
+  kStackerBuffer,           // a circular buffer holding the stacked output
 };
 
 // Type checks TFLM's kernels make, with the stage where they fail.
@@ -49,10 +64,28 @@ enum class TypeRule : uint8_t {
   kNone,
   kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
   kFcInputFilter,     // Prepare: the same pairs, FULLY_CONNECTED's own message
+  kTransposeConvInputFilter,  // Prepare: input type == filter type, or int16/int8
   kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
   kFillConstantDims,  // Prepare: the dims input must be constant
   kCastInput,         // Invoke: input int8, int16, int32, uint32, int64, float32 (uint8 fails)
   kFloatOnlyAtInvoke, // Invoke: float32 only (FLOOR_MOD, FLOOR_DIV)
+  kAllowedTypes,      // KernelEntry::check: the tensor's type must be in a set
+};
+
+// A set of tensor types, as a bit mask over TensorType values.
+constexpr uint32_t TypeSet(std::initializer_list<model::TensorType> types) {
+  uint32_t mask = 0;
+  for (model::TensorType t : types) mask |= 1u << static_cast<uint32_t>(t);
+  return mask;
+}
+
+// One type check: TypeRule::kAllowedTypes reads it. `message` is TFLM's text with {type} (name)
+// and {code} (number) of the offending type.
+struct TypeCheck {
+  uint32_t allowed = 0;
+  bool output = false;     // check output 0 instead of input 0
+  bool at_invoke = false;  // fails in Invoke (AllocateTensors succeeds)
+  const char* message = "";
 };
 
 struct KernelEntry {
@@ -65,6 +98,8 @@ struct KernelEntry {
   TypeRule types;
   const char* note;  // where the figures come from
   InitRule init_rule = InitRule::kNone;
+  uint16_t prepare_opdata[kAbiCount] = {0, 0, 0};  // PrepareRule::kOpDataIfInt8
+  TypeCheck check = {};                            // TypeRule::kAllowedTypes
 };
 
 // The whole table, one entry per op TFLM's full op resolver registers.

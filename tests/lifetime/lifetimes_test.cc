@@ -25,7 +25,7 @@ TensorSpec T(const std::string& name, std::vector<int32_t> shape, TensorType typ
 }
 
 OperatorSpec Op(ModelSpec& spec, int32_t code, std::vector<int32_t> in, std::vector<int32_t> out) {
-  return {model::AddOperatorCode(spec, code), std::move(in), std::move(out), {}, {}};
+  return {model::AddOperatorCode(spec, code), std::move(in), std::move(out), {}, {}, {}};
 }
 
 OperatorSpec Call(ModelSpec& spec, int32_t code, std::vector<int32_t> in, std::vector<int32_t> out, int32_t a,

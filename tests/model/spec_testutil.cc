@@ -21,8 +21,8 @@ ModelSpec SmallSpec() {
                 {"out", TensorType::kFloat32, {1, 4}, 0, false, std::nullopt, {}}};
   OpOptions fc;
   fc.kind = OptionsKind::kFullyConnected;
-  sg.operators.push_back({AddOperatorCode(spec, 9), {0, 1, -1}, {2}, {}, fc});
-  sg.operators.push_back({AddOperatorCode(spec, 32, "MyOp"), {2}, {3}, {}, {}});
+  sg.operators.push_back({AddOperatorCode(spec, 9), {0, 1, -1}, {2}, {}, fc, {}});
+  sg.operators.push_back({AddOperatorCode(spec, 32, "MyOp"), {2}, {3}, {}, {}, {}});
   sg.inputs = {0};
   sg.outputs = {3};
   return spec;

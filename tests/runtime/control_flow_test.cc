@@ -33,7 +33,7 @@ std::vector<uint8_t> Bytes(std::vector<T> v) {
 
 OperatorSpec Op(uint32_t code, std::vector<int32_t> in, std::vector<int32_t> out, OptionsKind kind = OptionsKind::kNone,
                 int32_t a = 0, int32_t b = 0) {
-  OperatorSpec op{code, std::move(in), std::move(out), {}, {}};
+  OperatorSpec op{code, std::move(in), std::move(out), {}, {}, {}};
   op.options.kind = kind;
   op.options.subgraph_a = a;
   op.options.subgraph_b = b;
