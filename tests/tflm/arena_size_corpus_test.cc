@@ -95,48 +95,15 @@ TEST(ArenaSizeCorpus, CortexMMatchesGolden) {
 namespace arenaplan::tflm {
 namespace {
 
-// The recording allocator's per-category tail (golden/tflm-arm32/tail_breakdown.csv, all three
-// builds) for the categories that carry no alignment padding: eval tensors, nodes, persistent I/O
-// TfLiteTensors, their quantization and variable buffers.
-TEST(ArenaSizeCorpus, TailCategoriesMatchRecordingAllocator) {
-  REQUIRE_SHARED();
-  const std::string dir = *testing::SharedDir();
-  const auto rows = testing::ReadCsv(dir + "/golden/tflm-arm32/tail_breakdown.csv");
-  ASSERT_GE(rows.size(), 30u);
-  const std::pair<const char*, const char*> builds[] = {
-      {"x86", "tflm-x86_64"}, {"arm32", "tflm-arm32"}, {"shortenum", "tflm-cortex-m"}};
-  const std::pair<const char*, const char*> cats[] = {{"eval_tensor", kTailEvalTensors},
-                                                      {"node_and_registration", kTailNodes},
-                                                      {"persistent_tflite_tensor", kTailIoTensors},
-                                                      {"persistent_quant", kTailIoQuantization},
-                                                      {"variable_buffer", kTailVariables}};
-  int checked = 0;
-  for (const auto& row : rows) {
-    const std::string name = CsvField(row, "model");
-    const auto bytes = testing::ReadFileBytes(dir + "/models/" + name);
-    auto m = model::ReadModel(bytes.data(), bytes.size());
-    ASSERT_TRUE(m.ok()) << name;
-    for (const auto& [prefix, target] : builds) {
-      auto size = ComputeArenaSize(*m, **FindTarget(target));
-      ASSERT_TRUE(size.ok() && size->allocates) << name;
-      for (const auto& [column, category] : cats) {
-        EXPECT_EQ(TailBytes(*size, category), std::stoull(CsvField(row, std::string(prefix) + "_" + column)))
-            << name << " " << target << " " << column;
-        ++checked;
-      }
-    }
-  }
-  EXPECT_GE(checked, 32 * 3 * 5);
-}
-
-
-// The recording interpreter's tail: its allocator objects are bigger (x86-64 424 B, 32-bit 220 B
-// for SingleArenaBufferAllocator + planner + MicroAllocator, golden/tflm-arm32/README.md), which
-// shifts every later allocation to another 16-byte phase on the 32-bit builds. Replaying that
-// sequence must give the recorded total and the recorded kernel persistent buffers (Init/Prepare
-// data, I/O pointer arrays and resource variables, padding included): each kernel-table row is
-// thereby checked in a second alignment phase.
-TEST(ArenaSizeCorpus, RecordingInterpreterTailMatches) {
+// golden/tflm-arm32/tail_breakdown.csv: the recording allocator's tail for all three builds.
+// (1) Our plain replay gives its categories that carry no alignment padding: eval tensors, nodes,
+// persistent I/O TfLiteTensors, their quantization and variable buffers. (2) The recording
+// interpreter's allocator objects are bigger (x86-64 424 B, 32-bit 220 B for SingleArenaBufferAllocator
+// + planner + MicroAllocator, golden/tflm-arm32/README.md), which shifts every later allocation to
+// another 16-byte phase on the 32-bit builds; replaying that sequence must give the recorded total
+// and the recorded persistent buffers (kernel Init/Prepare data, I/O pointer arrays and resource
+// variables, padding included), so each kernel-table row is checked in a second alignment phase.
+TEST(ArenaSizeCorpus, TailMatchesRecordingAllocator) {
   REQUIRE_SHARED();
   const std::string dir = *testing::SharedDir();
   const auto rows = testing::ReadCsv(dir + "/golden/tflm-arm32/tail_breakdown.csv");
@@ -149,6 +116,11 @@ TEST(ArenaSizeCorpus, RecordingInterpreterTailMatches) {
   };
   const Build builds[] = {{"x86", "tflm-x86_64", 424, 8}, {"arm32", "tflm-arm32", 220, 4},
                           {"shortenum", "tflm-cortex-m", 220, 4}};
+  const std::pair<const char*, const char*> cats[] = {{"eval_tensor", kTailEvalTensors},
+                                                      {"node_and_registration", kTailNodes},
+                                                      {"persistent_tflite_tensor", kTailIoTensors},
+                                                      {"persistent_quant", kTailIoQuantization},
+                                                      {"variable_buffer", kTailVariables}};
   int checked = 0;
   for (const auto& row : rows) {
     const std::string name = CsvField(row, "model");
@@ -156,16 +128,21 @@ TEST(ArenaSizeCorpus, RecordingInterpreterTailMatches) {
     auto m = model::ReadModel(bytes.data(), bytes.size());
     ASSERT_TRUE(m.ok()) << name;
     for (const Build& b : builds) {
+      SCOPED_TRACE(name + " " + b.target);
+      const std::string prefix = std::string(b.prefix) + "_";
+      auto size = ComputeArenaSize(*m, **FindTarget(b.target));
+      ASSERT_TRUE(size.ok() && size->allocates);
+      for (const auto& [column, category] : cats) {
+        EXPECT_EQ(TailBytes(*size, category), std::stoull(CsvField(row, prefix + column))) << column;
+      }
       Target recording = **FindTarget(b.target);
       recording.fixed_objects = {{b.recording_objects, b.align}};
-      auto size = ComputeArenaSize(*m, recording);
-      ASSERT_TRUE(size.ok() && size->allocates) << name;
-      const std::string prefix = b.prefix;
-      EXPECT_EQ(size->tail_bytes, std::stoull(CsvField(row, prefix + "_rec_tail"))) << name << " " << b.target;
-      EXPECT_EQ(TailBytes(*size, kTailKernelData) + TailBytes(*size, kTailIoPointers) +
-                    TailBytes(*size, kTailResourceVariables),
-                std::stoull(CsvField(row, prefix + "_persistent_buffer")))
-          << name << " " << b.target;
+      auto replay = ComputeArenaSize(*m, recording);
+      ASSERT_TRUE(replay.ok() && replay->allocates);
+      EXPECT_EQ(replay->tail_bytes, std::stoull(CsvField(row, prefix + "rec_tail")));
+      EXPECT_EQ(TailBytes(*replay, kTailKernelData) + TailBytes(*replay, kTailIoPointers) +
+                    TailBytes(*replay, kTailResourceVariables),
+                std::stoull(CsvField(row, prefix + "persistent_buffer")));
       ++checked;
     }
   }

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "built_model_testutil.h"
 #include "model/model.h"
 #include "model/writer.h"
 #include "tflm/arena_size.h"
@@ -39,19 +40,8 @@ model::ModelSpec FcModel(int32_t code = 9, TensorType in_type = TensorType::kFlo
   return spec;
 }
 
-struct Built {
-  std::vector<uint8_t> bytes;
-  model::Model model;
-};
-
-Built Build(const model::ModelSpec& spec) {
-  Built b;
-  b.bytes = model::WriteModel(spec);
-  auto m = model::ReadModel(b.bytes.data(), b.bytes.size());
-  EXPECT_TRUE(m.ok()) << m.status().ToString();
-  if (m.ok()) b.model = std::move(*m);
-  return b;
-}
+using Built = testing::BuiltModel;
+Built Build(const model::ModelSpec& spec) { return testing::BuildModel(spec); }
 
 TEST(ArenaSize, FullyConnectedFloatOnX86ByHand) {
   Built b = Build(FcModel());

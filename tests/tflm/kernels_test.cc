@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "built_model_testutil.h"
 #include "model/model.h"
 #include "model/writer.h"
 #include "tflm/arena_size.h"
@@ -34,10 +35,7 @@ struct OneOp {
   std::vector<uint8_t> custom_options;
 };
 
-struct Built {
-  std::vector<uint8_t> bytes;
-  model::Model model;
-};
+using Built = testing::BuiltModel;
 
 // One operator whose inputs come first and outputs after, in one subgraph.
 Built Build(const OneOp& def) {
@@ -64,12 +62,7 @@ Built Build(const OneOp& def) {
   for (const TensorDef& t : def.outputs) add(t, false);
   sg.operators.push_back(op);
   spec.subgraphs.push_back(sg);
-  Built b;
-  b.bytes = model::WriteModel(spec);
-  auto m = model::ReadModel(b.bytes.data(), b.bytes.size());
-  EXPECT_TRUE(m.ok()) << m.status().ToString();
-  if (m.ok()) b.model = std::move(*m);
-  return b;
+  return testing::BuildModel(spec);
 }
 
 OpAllocation Evaluate(const Built& b, const char* target, const char* expect_name) {
