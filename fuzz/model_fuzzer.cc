@@ -1,6 +1,7 @@
 // libFuzzer entry: any bytes -> ReadModel -> offline-plan / static checks -> ComputeLifetimes ->
-// ToProblem -> lower bound, TFLM greedy plan and its verification. Must never crash, whatever
-// the input; a plan that does not verify is a bug (abort).
+// ToProblem -> lower bound, TFLM greedy plan and its verification; then the TFLM arena size
+// (kernel table formulas on hostile shapes and custom options). Must never crash, whatever the
+// input; a plan that does not verify is a bug (abort).
 //
 // Build and run (-DARENAPLAN_FUZZ=ON instruments every library, so coverage and ASan reach the
 // reader); scripts/test.sh does this in CI for a bounded time:
@@ -20,6 +21,7 @@
 #include "plan/lower_bound.h"
 #include "plan/tflm_greedy.h"
 #include "plan/verify.h"
+#include "tflm/arena_size.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arenaplan;
@@ -40,5 +42,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)plan::LiveBytesLowerBound(problem);
   auto planned = plan::PlanTflmGreedy(problem, {});
   if (planned.ok() && !plan::VerifyPlan(problem, planned->plan).ok()) std::abort();
+  (void)tflm::ComputeArenaSize(*model, **tflm::FindTarget("tflm-cortex-m"));
   return 0;
 }

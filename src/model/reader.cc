@@ -107,6 +107,19 @@ Result<std::vector<OperatorCode>> ReadOperatorCodes(const tfl::Model& fb) {
   return out;
 }
 
+// The verifier only checks a vector's length word for 4-byte alignment, so 8-byte elements may sit
+// misaligned in a valid file: copy them out byte-wise (flatbuffers are little-endian).
+std::vector<int64_t> ReadInt64s(const flatbuffers::Vector<int64_t>& v) {
+  std::vector<int64_t> out(v.size());
+  const uint8_t* p = v.Data();
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint64_t u = 0;
+    for (int b = 7; b >= 0; --b) u = (u << 8) | p[8 * i + static_cast<size_t>(b)];
+    out[i] = static_cast<int64_t>(u);
+  }
+  return out;
+}
+
 Result<Tensor> ReadTensor(const tfl::Tensor* t, size_t s, size_t index, const std::vector<Buffer>& buffers) {
   Tensor tensor;
   const std::string where = "subgraph " + Str(uint64_t{s}) + ", tensor " + Str(uint64_t{index});
@@ -151,7 +164,7 @@ Result<Tensor> ReadTensor(const tfl::Tensor* t, size_t s, size_t index, const st
       q != nullptr && (q->scale() != nullptr || q->zero_point() != nullptr)) {
     Quantization quant;
     if (q->scale() != nullptr) quant.scale.assign(q->scale()->begin(), q->scale()->end());
-    if (q->zero_point() != nullptr) quant.zero_point.assign(q->zero_point()->begin(), q->zero_point()->end());
+    if (q->zero_point() != nullptr) quant.zero_point = ReadInt64s(*q->zero_point());
     quant.quantized_dimension = q->quantized_dimension();
     tensor.quantization = std::move(quant);
   }

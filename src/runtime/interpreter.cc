@@ -23,6 +23,14 @@ int32_t ReadWord(const uint8_t* p, uint32_t i) {
   return w;
 }
 
+// Entry 0 of an int64 vector (zero points): the verifier checks only 4-byte alignment, so a valid
+// file may place it off an 8-byte boundary.
+int64_t FirstInt64(const flatbuffers::Vector<int64_t>& v) {
+  int64_t x;
+  std::memcpy(&x, v.Data(), sizeof x);
+  return x;
+}
+
 bool Overlap(const PlanBuffer& a, const PlanBuffer& b) { return !(a.first > b.last || b.first > a.last); }
 
 // tensor_offset_ flag: the tensor points at persistent data set in prepare (VAR_HANDLE's id);
@@ -568,7 +576,7 @@ void Interpreter::FillVariables() {
     int value = 0;
     if (tensor.type() == TensorType::INT8 && tensor.quantization() != nullptr &&
         Size(tensor.quantization()->zero_point()) > 0) {
-      value = static_cast<int>(tensor.quantization()->zero_point()->Get(0));
+      value = static_cast<int>(FirstInt64(*tensor.quantization()->zero_point()));
     }
     std::memset(ArenaPtr(arena_, tensor_offset_[t]), value, TensorBytes(tensor));
   }
@@ -767,8 +775,7 @@ TensorView Interpreter::View(uint32_t s, int32_t index) const {
     v.scales = q->scale()->data();
     v.num_channels = static_cast<int32_t>(q->scale()->size());
     if (Size(q->zero_point()) > 0) {
-      v.zero_point = static_cast<int32_t>(q->zero_point()->Get(0));
-      v.zero_points = q->zero_point()->data();
+      v.zero_point = static_cast<int32_t>(FirstInt64(*q->zero_point()));
     }
     v.quantized_dimension = q->quantized_dimension();
   }

@@ -23,7 +23,6 @@ struct TensorView {
   float scale = 0.0f;                  // scale[0]
   int32_t zero_point = 0;              // zero_point[0]
   const float* scales = nullptr;       // per-channel scales (count = num_channels), or nullptr
-  const int64_t* zero_points = nullptr;  // per-channel zero points (count = num_channels), or nullptr
   int32_t num_channels = 0;            // 0 = not quantized, 1 = per-tensor
   int32_t quantized_dimension = 0;
 

@@ -7,6 +7,8 @@
 #include <optional>
 #include <unordered_map>
 
+#include "util/checked_math.h"
+
 namespace arenaplan::tflm {
 namespace {
 
@@ -27,7 +29,7 @@ const model::Tensor* OpTensor(const model::Model& m, size_t s, size_t i, size_t 
 
 uint64_t Elements(const model::Tensor& t) {
   uint64_t n = 1;
-  for (int32_t d : t.shape) n *= static_cast<uint64_t>(d < 0 ? 0 : d);
+  for (int32_t d : t.shape) n = CheckedMul(n, static_cast<uint64_t>(d < 0 ? 0 : d)).value_or(UINT64_MAX);
   return n;
 }
 
@@ -59,13 +61,22 @@ int TfLiteTypeCode(TensorType t) {
 
 uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
+// Saturating product: a formula fed absurd shapes or options yields UINT64_MAX, which
+// EvaluateKernel rejects, instead of wrapping around to a small size.
+uint64_t Mul(uint64_t a, uint64_t b) { return CheckedMul(a, b).value_or(UINT64_MAX); }
+uint64_t Mul(uint64_t a, uint64_t b, uint64_t c) { return Mul(Mul(a, b), c); }
+
+// Signal ops keep one state buffer per row; more rows than this is not a model TFLM could run.
+constexpr uint64_t kMaxSignalRows = 1 << 16;
+
 // TfLiteIntArrayGetSizeInBytes: int size + int data[rank].
 uint64_t IntArrayBytes(size_t rank) { return 4 + 4 * static_cast<uint64_t>(rank); }
 
 // tflm_signal::CircularBuffer {size_t capacity, read, write; int32 empty, buffer_size; int16* buffer}
 // plus its storage of 2 x capacity int16 (CircularBufferGetNeededMemory).
 uint64_t CircularBufferBytes(uint64_t capacity, const Target& t) {
-  return AlignUp(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes + 4 * capacity;
+  return CheckedAdd(AlignUp(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes, Mul(4, capacity))
+      .value_or(UINT64_MAX);
 }
 
 // Rows of a signal op: all elements but the last dimension.
@@ -79,15 +90,22 @@ uint64_t OuterRows(const model::Tensor& t, size_t inner_dims) {
 // the root is a vector. nullopt when absent or when the options do not verify.
 std::optional<int64_t> CustomOption(const model::Operator& op, const char* key, size_t index) {
   if (op.custom_options == nullptr || op.custom_options_size == 0) return std::nullopt;
-  if (!flexbuffers::VerifyBuffer(op.custom_options, op.custom_options_size)) return std::nullopt;
-  const flexbuffers::Reference root = flexbuffers::GetRoot(op.custom_options, op.custom_options_size);
+  // The options sit anywhere in the file; flexbuffers reads scalars in place, so parse an aligned
+  // copy (its verifier then also rejects misaligned offsets inside).
+  const std::vector<uint8_t> options(op.custom_options, op.custom_options + op.custom_options_size);
+  if (!flexbuffers::VerifyBuffer(options.data(), options.size())) return std::nullopt;
+  const flexbuffers::Reference root = flexbuffers::GetRoot(options.data(), options.size());
+  flexbuffers::Reference v;
   if (root.IsMap()) {
-    const flexbuffers::Reference v = root.AsMap()[key];
-    if (v.IsNull()) return std::nullopt;
-    return v.AsInt64();
+    v = root.AsMap()[key];
+  } else if (root.IsVector() && index < root.AsVector().size()) {
+    v = root.AsVector()[index];
   }
-  if (root.IsVector() && index < root.AsVector().size()) return root.AsVector()[index].AsInt64();
-  return std::nullopt;
+  if (v.IsNull()) return std::nullopt;
+  // TFLM reads these with AsInt32.
+  const int64_t value = v.AsInt64();
+  if (value < INT32_MIN || value > INT32_MAX) return std::nullopt;
+  return value;
 }
 
 Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size_t i, const KernelEntry& entry,
@@ -149,7 +167,7 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
         const auto scalar = model::TensorTypeBytes(t.type);
         r.push_back(target.eval_tensor.size);
         r.push_back(IntArrayBytes(t.shape.size()));
-        r.push_back(Elements(t) * (scalar ? *scalar : 0));
+        r.push_back(Mul(Elements(t), scalar ? *scalar : 0));
       };
       if (op.adj_x) transposed_copy(*lhs);
       if (!op.adj_y) transposed_copy(*rhs);
@@ -180,6 +198,7 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
         }
         capacity = static_cast<uint64_t>(std::max(in->shape.back(), 0)) + static_cast<uint64_t>(*delay);
       }
+      if (rows > kMaxSignalRows) return InvalidArgument(OpWhere(m, s, i) + ": too many rows of signal state");
       std::vector<uint64_t> r{rows * target.pointer_bytes, rows * target.pointer_bytes};
       for (uint64_t k = 0; k < rows; ++k) r.push_back(CircularBufferBytes(capacity, target));
       return r;
@@ -190,8 +209,9 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
       const uint64_t frame = static_cast<uint64_t>(std::max(in->shape.back(), 0));
       const uint64_t rows = OuterRows(*in, 2);
       const auto scalar = model::TensorTypeBytes(in->type);
+      if (rows > kMaxSignalRows) return InvalidArgument(OpWhere(m, s, i) + ": too many rows of signal state");
       std::vector<uint64_t> r{rows * target.pointer_bytes};
-      for (uint64_t k = 0; k < rows; ++k) r.push_back(frame * (scalar ? *scalar : 0));
+      for (uint64_t k = 0; k < rows; ++k) r.push_back(Mul(frame, scalar ? *scalar : 0));
       return r;
     }
   }
@@ -207,19 +227,19 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
     case ScratchRule::kTransposeConv: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
-      if (out->type == TensorType::kInt8) return std::vector<uint64_t>{4 * Elements(*out)};
+      if (out->type == TensorType::kInt8) return std::vector<uint64_t>{Mul(4, Elements(*out))};
       if (out->type != TensorType::kInt16) return std::vector<uint64_t>{};
-      std::vector<uint64_t> r{8 * Elements(*out)};
+      std::vector<uint64_t> r{Mul(8, Elements(*out))};
       // 16x8 with an int16 bias: the bias is widened to int64 in a scratch buffer (input 3).
       const model::Tensor* bias = OpTensor(m, s, i, 3);
-      if (bias != nullptr && bias->type == TensorType::kInt16) r.push_back(8 * Elements(*bias));
+      if (bias != nullptr && bias->type == TensorType::kInt16) r.push_back(Mul(8, Elements(*bias)));
       return r;
     }
     case ScratchRule::kReduceMinMax: {
       const model::Tensor* in = OpTensor(m, s, i, 0);
       const model::Tensor* axis = OpTensor(m, s, i, 1);
       if (in == nullptr || axis == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": needs input and axis tensors");
-      return std::vector<uint64_t>{4 * static_cast<uint64_t>(in->shape.size()), 4 * Elements(*axis)};
+      return std::vector<uint64_t>{4 * static_cast<uint64_t>(in->shape.size()), Mul(4, Elements(*axis))};
     }
     case ScratchRule::kAddN:
       return std::vector<uint64_t>{uint64_t{target.pointer_bytes} * op.inputs.size()};
@@ -242,12 +262,13 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       }
       const uint64_t boxes_n = static_cast<uint64_t>(std::max(boxes->shape[1], 0));
       const uint64_t md = static_cast<uint64_t>(*max_detections), nc = static_cast<uint64_t>(*num_classes);
-      const uint64_t scores = static_cast<uint64_t>(std::max(classes->shape[1], 0)) *
-                              static_cast<uint64_t>(std::max(classes->shape[2], 0)) * 4;
-      return std::vector<uint64_t>{boxes_n,           boxes_n * 16,     scores,
-                                   boxes_n * 4,       boxes_n * 4,      md * boxes_n * 4,
-                                   md * boxes_n * 4,  boxes_n * 4,      md * boxes_n * 4,
-                                   std::max(nc, md) * boxes_n * 4,      std::min(boxes_n, md) * boxes_n * 4};
+      const uint64_t scores = Mul(static_cast<uint64_t>(std::max(classes->shape[1], 0)),
+                                  static_cast<uint64_t>(std::max(classes->shape[2], 0)), 4);
+      const uint64_t per_box = Mul(md, boxes_n, 4);
+      return std::vector<uint64_t>{boxes_n,     boxes_n * 16, scores,  boxes_n * 4,
+                                   boxes_n * 4, per_box,      per_box, boxes_n * 4,
+                                   per_box,     Mul(std::max(nc, md), boxes_n, 4),
+                                   Mul(std::min(boxes_n, md), boxes_n, 4)};
     }
     case ScratchRule::kMean: {
       const model::Tensor* in = OpTensor(m, s, i, 0);
@@ -257,9 +278,9 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
         return InvalidArgument(OpWhere(m, s, i) + ": needs input, axis and output tensors");
       }
       std::vector<uint64_t> r;
-      if (in->type == TensorType::kInt8 || in->type == TensorType::kInt16) r.push_back(4 * Elements(*out));
+      if (in->type == TensorType::kInt8 || in->type == TensorType::kInt16) r.push_back(Mul(4, Elements(*out)));
       const uint64_t axes = Elements(*axis) == 0 ? 1 : Elements(*axis);
-      r.push_back(4 * axes);
+      r.push_back(Mul(4, axes));
       r.push_back(4 * static_cast<uint64_t>(in->shape.size()));
       return r;
     }
@@ -270,7 +291,7 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       if (!filters.ok()) return filters.status();
       if (!batch.ok()) return batch.status();
       const uint64_t units = out->shape.empty() ? 0 : static_cast<uint64_t>(out->shape.back());
-      return std::vector<uint64_t>{4 * *batch * *filters, 4 * *batch * units};
+      return std::vector<uint64_t>{Mul(4, *batch, *filters), Mul(4, *batch, units)};
     }
     case ScratchRule::kLstm: {
       const model::Tensor* in = OpTensor(m, s, i, 0);
@@ -280,7 +301,7 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       if (!batch.ok()) return batch.status();
       const bool integer = in->type == TensorType::kInt8 || in->type == TensorType::kInt16 ||
                            in->type == TensorType::kUInt8;
-      const uint64_t bytes = (integer ? 2 : 4) * *batch * *cells;
+      const uint64_t bytes = Mul(integer ? 2 : 4, *batch, *cells);
       return std::vector<uint64_t>(4, bytes);
     }
     case ScratchRule::kInt4FilterUnpack: {
@@ -345,9 +366,9 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
     case InitRule::kStackerBuffer:
       return std::vector<uint64_t>{CircularBufferBytes(Elements(*out), target)};
     case InitRule::kFilterBankWorkArea:
-      return std::vector<uint64_t>{8 * (Elements(*out) + 1)};
+      return std::vector<uint64_t>{Mul(8, CheckedAdd(Elements(*out), 1).value_or(UINT64_MAX))};
     case InitRule::kSpectralSubtractionNoise:
-      return std::vector<uint64_t>{4 * Elements(*out)};
+      return std::vector<uint64_t>{Mul(4, Elements(*out))};
   }
   return Internal("unknown init rule");
 }
@@ -383,6 +404,17 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   auto scratch = ScratchBytes(model, subgraph, op, entry->scratch, target);
   if (!scratch.ok()) return scratch.status();
   a.scratch_bytes = std::move(*scratch);
+  // No microcontroller arena comes near this; a larger figure means absurd shapes or options.
+  constexpr uint64_t kMaxKernelBuffer = uint64_t{1} << 40;
+  for (const auto* list : {&a.init_extra_bytes, &a.prepare_bytes, &a.scratch_bytes}) {
+    for (uint64_t bytes : *list) {
+      if (bytes > kMaxKernelBuffer) {
+        return InvalidArgument(OpWhere(model, subgraph, op) + ": a kernel buffer of " +
+                               (bytes == UINT64_MAX ? std::string("more than 2^64") : std::to_string(bytes)) +
+                               " bytes (shapes or options out of range)");
+      }
+    }
+  }
   return a;
 }
 

@@ -36,7 +36,6 @@ inline void SetPerChannel(rt::TensorView* v, const std::vector<float>& scales, s
                           int32_t dim) {
   zps->assign(scales.size(), 0);
   v->scales = scales.data();
-  v->zero_points = zps->data();
   v->num_channels = static_cast<int32_t>(scales.size());
   v->quantized_dimension = dim;
   v->scale = scales[0];

@@ -171,6 +171,21 @@ TEST(Kernels, DetectionPostProcessSizesItsScratchFromTheCustomOptions) {
   EXPECT_NE(missing.status().message().find("max_detections"), std::string::npos);
 }
 
+TEST(Kernels, AbsurdOptionsAreRejectedNotWrappedAround) {
+  // 100000 boxes x INT32_MAX detections x 4 bytes overflows no counter but exceeds any arena.
+  OneOp def{32, "TFLite_Detection_PostProcess", {{F32, {1, 100000, 4}}, {F32, {1, 100000, 4}}, {F32, {100000, 4}}},
+            {{F32, {1, 10, 4}}, {F32, {1, 10}}, {F32, {1, 10}}, {F32, {1}}}, {},
+            FlexMap({{"max_detections", 2147483647}, {"num_classes", 3}})};
+  auto a = EvaluateKernel(Build(def).model, 0, 0, **FindTarget("tflm-x86_64"));
+  ASSERT_FALSE(a.ok());
+  EXPECT_NE(a.status().message().find("kernel buffer of"), std::string::npos) << a.status().message();
+  // An option outside int32 (TFLM reads AsInt32) counts as missing.
+  def.custom_options = FlexMap({{"max_detections", int64_t{1} << 40}, {"num_classes", 3}});
+  auto b = EvaluateKernel(Build(def).model, 0, 0, **FindTarget("tflm-x86_64"));
+  ASSERT_FALSE(b.ok());
+  EXPECT_NE(b.status().message().find("max_detections"), std::string::npos) << b.status().message();
+}
+
 TEST(Kernels, SignalDelayAndStackerKeepCircularBuffers) {
   // Delay of 3 frames on int16 [2, 5]: 2 rows; CircularBuffer {3 size_t, 2 int32, pointer} + 4 x (5 + 3).
   const OneOp delay{32, "SignalDelay", {{I16, {2, 5}}}, {{I16, {2, 5}}}, {}, FlexMap({{"delay_length", 3}})};
