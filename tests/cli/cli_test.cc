@@ -12,15 +12,7 @@
 namespace arenaplan::testing {
 namespace {
 
-class CliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = TempDir();
-    demo_ = dir_ + "/demo.tflite";
-    WriteBytes(demo_, model::DemoModel());
-  }
-  std::string dir_, demo_;
-};
+using CliTest = DemoModelTest;
 
 TEST_F(CliTest, PlanJsonFollowsTheContract) {
   for (const char* planner : {"linear", "tflm-greedy", "best-fit", "best"}) {

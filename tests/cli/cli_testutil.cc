@@ -8,15 +8,20 @@
 #include <fstream>
 #include <iterator>
 
-namespace arenaplan::testing {
-namespace {
+#include "model/writer.h"
 
-std::string Slurp(const std::string& path) {
+namespace arenaplan::testing {
+
+std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace
+void DemoModelTest::SetUp() {
+  dir_ = TempDir();
+  demo_ = dir_ + "/demo.tflite";
+  WriteBytes(demo_, model::DemoModel());
+}
 
 std::string TempDir() {
   char tmpl[] = "/tmp/arenaplan-cli-XXXXXX";
@@ -57,8 +62,8 @@ CliRun RunCli(const std::vector<std::string>& args) {
   CliRun run;
   // A crash (signal) is reported as 128 + signal so tests see it is neither 0, 1 nor 2.
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.out = Slurp(out_path);
-  run.err = Slurp(err_path);
+  run.out = ReadText(out_path);
+  run.err = ReadText(err_path);
   return run;
 }
 

@@ -1,6 +1,10 @@
-// Runs the built `arenaplan` binary and captures its exit code, stdout and stderr.
+// Runs the built `arenaplan` binary and captures its exit code, stdout and stderr; a fixture with
+// the project's demo model on disk.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,5 +22,14 @@ CliRun RunCli(const std::vector<std::string>& args);
 std::string TempDir();
 void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes);
 void WriteText(const std::string& path, const std::string& text);
+// The whole file (empty when it cannot be read).
+std::string ReadText(const std::string& path);
+
+// Each test gets a fresh directory `dir_` holding the demo model at `demo_`.
+class DemoModelTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  std::string dir_, demo_;
+};
 
 }  // namespace arenaplan::testing

@@ -3,33 +3,18 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
+#include <iterator>
+#include <vector>
 
 #include "cli/cli_testutil.h"
 #include "model/model.h"
-#include "model/writer.h"
 
 namespace arenaplan::testing {
 namespace {
 
-std::string ReadText(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
 
-class ExportCliTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = TempDir();
-    demo_ = dir_ + "/demo.tflite";
-    WriteBytes(demo_, model::DemoModel());
-  }
-  std::string dir_, demo_;
-};
+using ExportCliTest = DemoModelTest;
 
 TEST_F(ExportCliTest, CHeaderAloneNeedsNoOutputModel) {
   const std::string header = dir_ + "/demo_arena.h";

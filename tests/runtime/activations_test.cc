@@ -7,23 +7,18 @@
 #include <memory>
 #include <vector>
 
+#include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
-#include "runtime/standalone_context.h"
+#include "tensor_testutil.h"
 
 namespace arenaplan::rt {
 namespace {
 
-struct OpHolder {
-  flatbuffers::FlatBufferBuilder fbb;
-  const tfl::Operator* op = nullptr;
-};
+using testing::KernelStatus;
 
-std::unique_ptr<OpHolder> LeakyOp(float alpha) {
-  auto h = std::make_unique<OpHolder>();
-  auto o = tfl::CreateLeakyReluOptions(h->fbb, alpha);
-  h->fbb.Finish(tfl::CreateOperator(h->fbb, 0, 0, 0, tfl::BuiltinOptions::LeakyReluOptions, o.Union()));
-  h->op = flatbuffers::GetRoot<tfl::Operator>(h->fbb.GetBufferPointer());
-  return h;
+std::unique_ptr<testing::OpHolder> LeakyOp(float alpha) {
+  return testing::MakeOp(tfl::BuiltinOptions::LeakyReluOptions,
+                         [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateLeakyReluOptions(fbb, alpha); });
 }
 
 template <typename T>
@@ -33,11 +28,7 @@ Status RunUnary(const KernelRegistration& k, TensorType type, std::vector<T> in,
   out->assign(in.size(), T{});
   TensorView vi = MakeView(in.data(), type, dims, 1, in_scale, in_zp);
   TensorView vo = MakeView(out->data(), type, dims, 1, out_scale, out_zp);
-  TensorView* ins[] = {&vi};
-  TensorView* outs[] = {&vo};
-  uint8_t mem[256];
-  StandaloneContext ctx(ins, 1, outs, 1, op, mem, sizeof(mem));
-  return ctx.Run(k);
+  return KernelStatus(k, {&vi}, {&vo}, op, 256);
 }
 
 TEST(ActivationsTest, LeakyReluFloat) {
@@ -147,11 +138,7 @@ TEST(ActivationsTest, TypeMismatchIsRejected) {
   int8_t y = 0;
   TensorView vi = MakeView(&x, TensorType::FLOAT32, dims, 1);
   TensorView vo = MakeView(&y, TensorType::INT8, dims, 1, 1.0f, 0);
-  TensorView* ins[] = {&vi};
-  TensorView* outs[] = {&vo};
-  uint8_t mem[128];
-  StandaloneContext ctx(ins, 1, outs, 1, nullptr, mem, sizeof(mem));
-  EXPECT_EQ(ctx.Run(*Register_RELU()), Status::kInvalidModel);
+  EXPECT_EQ(KernelStatus(*Register_RELU(), {&vi}, {&vo}, nullptr, 128), Status::kInvalidModel);
 }
 
 }  // namespace

@@ -6,33 +6,27 @@
 #include <memory>
 #include <vector>
 
+#include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
-#include "runtime/standalone_context.h"
+#include "tensor_testutil.h"
 
 namespace arenaplan::rt {
 namespace {
 
 using A = tfl::ActivationFunctionType;
 
-struct OpHolder {
-  flatbuffers::FlatBufferBuilder fbb;
-  const tfl::Operator* op = nullptr;
-};
+using testing::KernelStatus;
+using testing::MakeOp;
+using testing::OpHolder;
 
 std::unique_ptr<OpHolder> SubOp(A act) {
-  auto h = std::make_unique<OpHolder>();
-  auto o = tfl::CreateSubOptions(h->fbb, act);
-  h->fbb.Finish(tfl::CreateOperator(h->fbb, 0, 0, 0, tfl::BuiltinOptions::SubOptions, o.Union()));
-  h->op = flatbuffers::GetRoot<tfl::Operator>(h->fbb.GetBufferPointer());
-  return h;
+  return MakeOp(tfl::BuiltinOptions::SubOptions,
+                [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateSubOptions(fbb, act); });
 }
 
 std::unique_ptr<OpHolder> MulOp(A act) {
-  auto h = std::make_unique<OpHolder>();
-  auto o = tfl::CreateMulOptions(h->fbb, act);
-  h->fbb.Finish(tfl::CreateOperator(h->fbb, 0, 0, 0, tfl::BuiltinOptions::MulOptions, o.Union()));
-  h->op = flatbuffers::GetRoot<tfl::Operator>(h->fbb.GetBufferPointer());
-  return h;
+  return MakeOp(tfl::BuiltinOptions::MulOptions,
+                [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateMulOptions(fbb, act); });
 }
 
 struct Q {
@@ -50,11 +44,7 @@ Status RunBinary(const KernelRegistration& k, TensorType type, std::vector<T> a,
   TensorView va = MakeView(a.data(), type, da.data(), static_cast<int32_t>(da.size()), qa.scale, qa.zp);
   TensorView vb = MakeView(b.data(), type, db.data(), static_cast<int32_t>(db.size()), qb.scale, qb.zp);
   TensorView vo = MakeView(out->data(), type, dout.data(), static_cast<int32_t>(dout.size()), qo.scale, qo.zp);
-  TensorView* ins[] = {&va, &vb};
-  TensorView* outs[] = {&vo};
-  uint8_t mem[512];
-  StandaloneContext ctx(ins, 2, outs, 1, op, mem, sizeof(mem));
-  return ctx.Run(k);
+  return KernelStatus(k, {&va, &vb}, {&vo}, op, 512);
 }
 
 TEST(SubTest, FloatBroadcastWithRelu) {

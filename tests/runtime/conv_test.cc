@@ -6,14 +6,10 @@
 
 #include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
+#include "tensor_testutil.h"
 
 namespace arenaplan::testing {
 namespace {
-
-using rt::MakeView;
-using rt::Status;
-using rt::TensorType;
-using rt::TensorView;
 
 std::unique_ptr<OpHolder> ConvOp(tfl::Padding padding, int stride_w, int stride_h,
                                  tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE,
@@ -23,149 +19,118 @@ std::unique_ptr<OpHolder> ConvOp(tfl::Padding padding, int stride_w, int stride_
   });
 }
 
+// CONV_2D of `ins` (input, filter, optional bias) into `out`.
+KernelRun Conv(std::vector<TensorView*> ins, TensorView* out, const std::unique_ptr<OpHolder>& op) {
+  return RunKernel(rt::Register_CONV_2D(), std::move(ins), {out}, op->op);
+}
+
 TEST(ConvKernel, FloatTflmSimpleTest) {
-  float in[16] = {1, 1, 1, 1, 2, 2, 2, 2, 1, 2, 3, 4, 1, 2, 3, 4};
-  float w[12] = {1, 2, 3, 4, -1, 1, -1, 1, -1, -1, 1, 1};
-  float b[3] = {1, 2, 3};
-  float out[12] = {};
-  int32_t in_dims[4] = {2, 2, 4, 1}, w_dims[4] = {3, 2, 2, 1}, b_dims[1] = {3}, out_dims[4] = {2, 1, 2, 3};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, w_dims, 4);
-  TensorView vb = MakeView(b, TensorType::FLOAT32, b_dims, 1), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
-  auto op = ConvOp(tfl::Padding::VALID, 2, 2);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw, &vb}, {&vo}, op->op);
+  Tensor<float> in({1, 1, 1, 1, 2, 2, 2, 2, 1, 2, 3, 4, 1, 2, 3, 4}, {2, 2, 4, 1}, TensorType::FLOAT32);
+  Tensor<float> w({1, 2, 3, 4, -1, 1, -1, 1, -1, -1, 1, 1}, {3, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> b({1, 2, 3}, {3}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(12), {2, 1, 2, 3}, TensorType::FLOAT32);
+  auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 2, 2));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
   const float want[12] = {18, 2, 5, 18, 2, 5, 17, 4, 3, 37, 4, 3};
-  for (int i = 0; i < 12; ++i) EXPECT_EQ(out[i], want[i]) << i;
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
 
 TEST(ConvKernel, FloatSamePaddingRelu6CountsInImageTaps) {
-  float in[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-  float w[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
-  float out[9] = {};
-  int32_t in_dims[4] = {1, 3, 3, 1}, w_dims[4] = {1, 3, 3, 1};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, w_dims, 4);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, in_dims, 4);
-  auto op = ConvOp(tfl::Padding::SAME, 1, 1, tfl::ActivationFunctionType::RELU6);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  Tensor<float> in(std::vector<float>(9, 1.0f), {1, 3, 3, 1}, TensorType::FLOAT32);
+  Tensor<float> w(std::vector<float>(9, 1.0f), {1, 3, 3, 1}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(9), {1, 3, 3, 1}, TensorType::FLOAT32);
+  auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::SAME, 1, 1, tfl::ActivationFunctionType::RELU6));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
   // 4 taps in corners, 6 on edges, 9 in the centre, clamped to 6.
   const float want[9] = {4, 6, 4, 6, 6, 6, 4, 6, 4};
-  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[i], want[i]) << i;
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
 
 TEST(ConvKernel, FloatDilation) {
-  float in[16];
-  for (int i = 0; i < 16; ++i) in[i] = static_cast<float>(i);
-  float w[4] = {1, 1, 1, 1};
-  float out[4] = {};
-  int32_t in_dims[4] = {1, 4, 4, 1}, w_dims[4] = {1, 2, 2, 1}, out_dims[4] = {1, 2, 2, 1};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, w_dims, 4);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::NONE, 2, 2);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw, nullptr}, {&vo}, op->op);
+  Tensor<float> in(std::vector<float>(16), {1, 4, 4, 1}, TensorType::FLOAT32);
+  for (int i = 0; i < 16; ++i) in.data[i] = static_cast<float>(i);
+  Tensor<float> w({1, 1, 1, 1}, {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  auto r = Conv({&in.view, &w.view, nullptr}, &out.view,
+                ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::NONE, 2, 2));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
   // in(y,x) + in(y,x+2) + in(y+2,x) + in(y+2,x+2)
-  EXPECT_EQ(out[0], 0 + 2 + 8 + 10);
-  EXPECT_EQ(out[1], 1 + 3 + 9 + 11);
-  EXPECT_EQ(out[2], 4 + 6 + 12 + 14);
-  EXPECT_EQ(out[3], 5 + 7 + 13 + 15);
+  EXPECT_EQ(out.data[0], 0 + 2 + 8 + 10);
+  EXPECT_EQ(out.data[1], 1 + 3 + 9 + 11);
+  EXPECT_EQ(out.data[2], 4 + 6 + 12 + 14);
+  EXPECT_EQ(out.data[3], 5 + 7 + 13 + 15);
 }
 
 TEST(ConvKernel, FloatGroupedReadsOwnInputChannels) {
-  float in[2] = {3, 5};
-  float w[2] = {2, 10};
-  float out[2] = {};
-  int32_t in_dims[4] = {1, 1, 1, 2}, w_dims[4] = {2, 1, 1, 1};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, w_dims, 4);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, in_dims, 4);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  Tensor<float> in({3, 5}, {1, 1, 1, 2}, TensorType::FLOAT32);
+  Tensor<float> w({2, 10}, {2, 1, 1, 1}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(2), {1, 1, 1, 2}, TensorType::FLOAT32);
+  auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
-  EXPECT_EQ(out[0], 6);
-  EXPECT_EQ(out[1], 50);
+  EXPECT_EQ(out.data[0], 6);
+  EXPECT_EQ(out.data[1], 50);
 }
 
 TEST(ConvKernel, Int8PerChannel) {
   // Input scale 0.5, zero point -1; filter scales {1, 0.5}; output scale 0.5, zero point 3:
   // multipliers are exactly 1 and 0.5.
-  int8_t in[4] = {1, 3, 5, 7};  // real offsets 2, 4, 6, 8
-  int8_t w[8] = {1, 1, 1, 1, 1, -1, 2, 0};
-  int32_t b[2] = {10, -3};
-  int8_t out[2] = {};
-  int32_t in_dims[4] = {1, 2, 2, 1}, w_dims[4] = {2, 2, 2, 1}, b_dims[1] = {2}, out_dims[4] = {1, 1, 1, 2};
-  TensorView vi = MakeView(in, TensorType::INT8, in_dims, 4, 0.5f, -1);
-  TensorView vw = MakeView(w, TensorType::INT8, w_dims, 4);
+  Tensor<int8_t> in({1, 3, 5, 7}, {1, 2, 2, 1}, TensorType::INT8, 0.5f, -1);  // real offsets 2, 4, 6, 8
+  Tensor<int8_t> w({1, 1, 1, 1, 1, -1, 2, 0}, {2, 2, 2, 1}, TensorType::INT8);
   std::vector<float> scales = {1.0f, 0.5f};
   std::vector<int64_t> zps;
-  SetPerChannel(&vw, scales, &zps, 0);
-  TensorView vb = MakeView(b, TensorType::INT32, b_dims, 1);
-  TensorView vo = MakeView(out, TensorType::INT8, out_dims, 4, 0.5f, 3);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw, &vb}, {&vo}, op->op);
+  SetPerChannel(&w.view, scales, &zps, 0);
+  Tensor<int32_t> b({10, -3}, {2}, TensorType::INT32);
+  Tensor<int8_t> out(std::vector<int8_t>(2), {1, 1, 1, 2}, TensorType::INT8, 0.5f, 3);
+  auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
-  EXPECT_EQ(out[0], 33);  // (2+4+6+8) + 10 = 30, x1, + 3
-  EXPECT_EQ(out[1], 7);   // (2-4+12) - 3 = 7, x0.5 = 3.5 -> 4, + 3
+  EXPECT_EQ(out.data[0], 33);  // (2+4+6+8) + 10 = 30, x1, + 3
+  EXPECT_EQ(out.data[1], 7);   // (2-4+12) - 3 = 7, x0.5 = 3.5 -> 4, + 3
 }
 
 TEST(ConvKernel, Int8ReluClampsAtZeroPoint) {
-  int8_t in[1] = {-5};
-  int8_t w[1] = {1};
-  int8_t out[1] = {};
-  int32_t dims[4] = {1, 1, 1, 1};
-  TensorView vi = MakeView(in, TensorType::INT8, dims, 4, 1.0f, 0);
-  TensorView vw = MakeView(w, TensorType::INT8, dims, 4, 1.0f, 0);
-  TensorView vo = MakeView(out, TensorType::INT8, dims, 4, 1.0f, 2);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::RELU);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  Tensor<int8_t> in({-5}, {1, 1, 1, 1}, TensorType::INT8, 1.0f, 0);
+  Tensor<int8_t> w({1}, {1, 1, 1, 1}, TensorType::INT8, 1.0f, 0);
+  Tensor<int8_t> out({0}, {1, 1, 1, 1}, TensorType::INT8, 1.0f, 2);
+  auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::RELU));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
-  EXPECT_EQ(out[0], 2);  // -5 + 2 = -3, clamped to the zero point (real 0)
+  EXPECT_EQ(out.data[0], 2);  // -5 + 2 = -3, clamped to the zero point (real 0)
 }
 
 TEST(ConvKernel, Int16x8WithInt64Bias) {
-  int16_t in[4] = {100, -200, 300, 400};
-  int8_t w[4] = {1, 2, 3, 4};
-  int64_t b[1] = {1001};
-  int16_t out[1] = {};
-  int32_t in_dims[4] = {1, 2, 2, 1}, w_dims[4] = {1, 2, 2, 1}, b_dims[1] = {1}, out_dims[4] = {1, 1, 1, 1};
-  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 4, 1.0f, 0);
-  TensorView vw = MakeView(w, TensorType::INT8, w_dims, 4, 0.5f, 0);
-  TensorView vb = MakeView(b, TensorType::INT64, b_dims, 1);
-  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 4, 1.0f, 0);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw, &vb}, {&vo}, op->op);
+  Tensor<int16_t> in({100, -200, 300, 400}, {1, 2, 2, 1}, TensorType::INT16, 1.0f, 0);
+  Tensor<int8_t> w({1, 2, 3, 4}, {1, 2, 2, 1}, TensorType::INT8, 0.5f, 0);
+  Tensor<int64_t> b({1001}, {1}, TensorType::INT64);
+  Tensor<int16_t> out({0}, {1, 1, 1, 1}, TensorType::INT16, 1.0f, 0);
+  auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
-  EXPECT_EQ(out[0], 1601);  // (100 - 400 + 900 + 1600 + 1001) * 0.5 = 1600.5 -> 1601
+  EXPECT_EQ(out.data[0], 1601);  // (100 - 400 + 900 + 1600 + 1001) * 0.5 = 1600.5 -> 1601
 }
 
 TEST(ConvKernel, RejectsHybridAndBadShapes) {
-  float in[4] = {};
-  int8_t w8[4] = {};
-  float w[4] = {};
-  float out[4] = {};
-  int32_t dims[4] = {1, 2, 2, 1}, bad_out[4] = {1, 1, 1, 3};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, dims, 4), vw8 = MakeView(w8, TensorType::INT8, dims, 4, 1.0f);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, dims, 4);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw8}, {&vo});
+  Tensor<float> in(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<int8_t> w8(std::vector<int8_t>(4), {1, 2, 2, 1}, TensorType::INT8, 1.0f);
+  Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  auto r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w8.view}, {&out.view});
   EXPECT_EQ(r.status, Status::kUnsupported);
   EXPECT_NE(r.error.find("hybrid"), std::string::npos) << r.error;
-  TensorView vw = MakeView(w, TensorType::FLOAT32, dims, 4), vbad = MakeView(out, TensorType::FLOAT32, bad_out, 4);
-  r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vbad});
+  Tensor<float> w(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  int32_t bad_out[4] = {1, 1, 1, 3};
+  TensorView vbad = MakeView(out.data.data(), TensorType::FLOAT32, bad_out, 4);
+  r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w.view}, {&vbad});
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
-  r = RunKernel(rt::Register_CONV_2D(), {&vi}, {&vo});
+  r = RunKernel(rt::Register_CONV_2D(), {&in.view}, {&out.view});
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
 }
 
 TEST(ConvKernel, RejectsShortConstantFilterAndZeroStride) {
-  float in[4] = {}, w[4] = {}, out[4] = {};
-  int32_t dims[4] = {1, 2, 2, 1};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, dims, 4), vw = MakeView(w, TensorType::FLOAT32, dims, 4);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, dims, 4);
-  vw.bytes = 8;  // the buffer holds 2 of the 4 floats the shape promises
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo});
+  Tensor<float> in(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> w(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
+  w.view.bytes = 8;  // the buffer holds 2 of the 4 floats the shape promises
+  auto r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w.view}, {&out.view});
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
-  vw.bytes = 16;
-  auto op = ConvOp(tfl::Padding::SAME, 0, 1);
-  r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  w.view.bytes = 16;
+  r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::SAME, 0, 1));
   EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
   EXPECT_NE(r.error.find("strides"), std::string::npos) << r.error;
 }
@@ -173,15 +138,13 @@ TEST(ConvKernel, RejectsShortConstantFilterAndZeroStride) {
 TEST(ConvKernel, OutputLargerThanValidReadsOnlyInImageTaps) {
   // A model may declare a bigger output than VALID padding gives; taps past the image are skipped
   // (as in TFLM), never read out of bounds.
-  float in[4] = {1, 2, 3, 4}, w[4] = {1, 1, 1, 1}, out[9] = {};
-  int32_t in_dims[4] = {1, 2, 2, 1}, out_dims[4] = {1, 3, 3, 1};
-  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vw = MakeView(w, TensorType::FLOAT32, in_dims, 4);
-  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
-  auto op = ConvOp(tfl::Padding::VALID, 1, 1);
-  auto r = RunKernel(rt::Register_CONV_2D(), {&vi, &vw}, {&vo}, op->op);
+  Tensor<float> in({1, 2, 3, 4}, {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> w({1, 1, 1, 1}, {1, 2, 2, 1}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(9), {1, 3, 3, 1}, TensorType::FLOAT32);
+  auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
   ASSERT_EQ(r.status, Status::kOk) << r.error;
   const float want[9] = {10, 6, 0, 7, 4, 0, 0, 0, 0};
-  for (int i = 0; i < 9; ++i) EXPECT_EQ(out[i], want[i]) << i;
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
 
 }  // namespace

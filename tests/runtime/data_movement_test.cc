@@ -7,43 +7,21 @@
 #include <memory>
 #include <vector>
 
+#include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
-#include "runtime/standalone_context.h"
+#include "tensor_testutil.h"
 
 namespace arenaplan::rt {
 namespace {
 
-struct OpHolder {
-  flatbuffers::FlatBufferBuilder fbb;
-  const tfl::Operator* op = nullptr;
-};
+using testing::MakeOp;
+using testing::OpHolder;
+using testing::Tensor;
 
-template <typename Make>
-std::unique_ptr<OpHolder> MakeOp(tfl::BuiltinOptions type, Make make) {
-  auto h = std::make_unique<OpHolder>();
-  auto o = make(h->fbb);
-  h->fbb.Finish(tfl::CreateOperator(h->fbb, 0, 0, 0, type, o.Union()));
-  h->op = flatbuffers::GetRoot<tfl::Operator>(h->fbb.GetBufferPointer());
-  return h;
-}
-
-// Owns data + dims for one tensor.
-template <typename T>
-struct Tensor {
-  std::vector<T> data;
-  std::vector<int32_t> dims;
-  TensorView view;
-  Tensor(std::vector<T> d, std::vector<int32_t> s, TensorType type) : data(std::move(d)), dims(std::move(s)) {
-    view = MakeView(data.data(), type, dims.data(), static_cast<int32_t>(dims.size()));
-  }
-};
-
+// These kernels run in a 1 KiB arena.
 Status RunKernel(const KernelRegistration& k, std::vector<TensorView*> ins, std::vector<TensorView*> outs,
-           const tfl::Operator* op) {
-  uint8_t mem[1024];
-  StandaloneContext ctx(ins.data(), static_cast<uint32_t>(ins.size()), outs.data(),
-                        static_cast<uint32_t>(outs.size()), op, mem, sizeof(mem));
-  return ctx.Run(k);
+                 const tfl::Operator* op) {
+  return testing::KernelStatus(k, std::move(ins), std::move(outs), op, 1024);
 }
 
 TEST(TransposeTest, Perm10And3D) {

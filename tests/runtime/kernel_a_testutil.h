@@ -14,6 +14,12 @@
 
 namespace arenaplan::testing {
 
+// Kernel tests name these unqualified.
+using rt::MakeView;
+using rt::Status;
+using rt::TensorType;
+using rt::TensorView;
+
 // An Operator table that owns its buffer.
 struct OpHolder {
   flatbuffers::FlatBufferBuilder fbb;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernel_a_testutil.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/standalone_context.h"
 
@@ -29,23 +30,25 @@ const float kExpectedOutput[12] = {0.26455893f,      0.26870455f,      0.4793580
 const float kExpectedHidden[4] = {0.58013272f, 0.58013278f, 0.50054074f, 0.50054148f};
 const float kExpectedCell[4] = {0.89740515f, 0.8974053f, 0.80327607f, 0.80327785f};
 
-struct OpHolder {
-  flatbuffers::FlatBufferBuilder fbb;
-  const tfl::Operator* op = nullptr;
-};
+using testing::MakeOp;
+using testing::OpHolder;
 
 std::unique_ptr<OpHolder> LstmOp(float cell_clip, bool time_major = false) {
-  auto h = std::make_unique<OpHolder>();
-  auto opts = tfl::CreateUnidirectionalSequenceLSTMOptions(h->fbb, tfl::ActivationFunctionType::TANH,
-                                                           cell_clip, 0.0f, time_major);
-  auto op = tfl::CreateOperator(h->fbb, 0, 0, 0, tfl::BuiltinOptions::UnidirectionalSequenceLSTMOptions,
-                                opts.Union());
-  h->fbb.Finish(op);
-  h->op = flatbuffers::GetRoot<tfl::Operator>(h->fbb.GetBufferPointer());
-  return h;
+  return MakeOp(tfl::BuiltinOptions::UnidirectionalSequenceLSTMOptions, [&](flatbuffers::FlatBufferBuilder& fbb) {
+    return tfl::CreateUnidirectionalSequenceLSTMOptions(fbb, tfl::ActivationFunctionType::TANH, cell_clip, 0.0f,
+                                                        time_major);
+  });
 }
 
-// All tensors of one LSTM node over caller-owned storage.
+template <typename T>
+T Clamp(long v, long lo, long hi) {
+  return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
+}
+
+// TFLM's 2x2 quantization settings (int8 and int16 nodes alike): weight scale of each gate.
+float WeightScale(int g) { return g <= 1 ? 0.15748031496062992f : 0.007874015748031496f; }
+
+// All tensors of one LSTM node over its own storage, and an arena for the kernel.
 template <typename Act, typename Bias, typename Cell>
 struct Node {
   int32_t in_dims[3], w_dims[2] = {2, 2}, b_dims[1] = {2}, state_dims[2], out_dims[3];
@@ -59,19 +62,37 @@ struct Node {
   TensorView out_view;
   TensorView* ins[24] = {};
   TensorView* outs[1] = {&out_view};
-};
+  std::vector<uint8_t> arena = std::vector<uint8_t>(1 << 14);
 
-template <typename T>
-T Clamp(long v, long lo, long hi) {
-  return static_cast<T>(v < lo ? lo : (v > hi ? hi : v));
-}
+  // Batch-major: input and output [batch, steps, 2], states [batch, 2].
+  Node(int32_t batch, int32_t steps) : in_dims{batch, steps, 2}, state_dims{batch, 2}, out_dims{batch, steps, 2} {}
+
+  // int8 weights (recurrent weights equal input weights) and the bias in input x weight scale.
+  void QuantizeWeights(float in_scale, TensorType bias_type) {
+    for (int g = 0; g < 4; ++g) {
+      const float ws = WeightScale(g);
+      for (int k = 0; k < 4; ++k) w8[g].push_back(Clamp<int8_t>(std::lround(kInputW[g][k] / ws), -127, 127));
+      w8[4 + g] = w8[g];
+      views[1 + g] = MakeView(w8[g].data(), TensorType::INT8, w_dims, 2, ws, 0);
+      views[5 + g] = MakeView(w8[4 + g].data(), TensorType::INT8, w_dims, 2, ws, 0);
+      for (int k = 0; k < 2; ++k) bias[g].push_back(static_cast<Bias>(std::llround(kBias[g][k] / (ws * in_scale))));
+      views[12 + g] = MakeView(bias[g].data(), bias_type, b_dims, 1, ws * in_scale, 0);
+    }
+  }
+
+  // The tensors TFLM's test uses: input, 8 weights, 4 biases, hidden and cell state.
+  void WireInputs() {
+    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19}) ins[i] = &views[i];
+  }
+
+  StandaloneContext Context(const tfl::Operator* op, uint32_t num_inputs = 24) {
+    return StandaloneContext(ins, num_inputs, outs, 1, op, arena.data(), arena.size());
+  }
+};
 
 // The float node of TFLM's test, batch-major [2, 3, 2].
 struct FloatNode : Node<float, float, float> {
-  explicit FloatNode(int32_t batch, int32_t steps, const float* seq) {
-    in_dims[0] = batch; in_dims[1] = steps; in_dims[2] = 2;
-    out_dims[0] = batch; out_dims[1] = steps; out_dims[2] = 2;
-    state_dims[0] = batch; state_dims[1] = 2;
+  explicit FloatNode(int32_t batch, int32_t steps, const float* seq) : Node(batch, steps) {
     input.assign(seq, seq + batch * steps * 2);
     hidden.assign(static_cast<size_t>(batch) * 2, 0.0f);
     cell.assign(static_cast<size_t>(batch) * 2, 0.0f);
@@ -88,7 +109,7 @@ struct FloatNode : Node<float, float, float> {
     views[18] = MakeView(hidden.data(), TensorType::FLOAT32, state_dims, 2);
     views[19] = MakeView(cell.data(), TensorType::FLOAT32, state_dims, 2);
     out_view = MakeView(output.data(), TensorType::FLOAT32, out_dims, 3);
-    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19}) ins[i] = &views[i];
+    WireInputs();
   }
 };
 
@@ -98,12 +119,8 @@ struct Int8Node : Node<int8_t, int32_t, int16_t> {
   static constexpr float kHiddenScale = 0.004705882165580988f;
   static constexpr int32_t kHiddenZp = -21;
   static constexpr float kCellScale = 0.00024414062f;
-  static float WeightScale(int g) { return g <= 1 ? 0.15748031496062992f : 0.007874015748031496f; }
 
-  Int8Node(int32_t batch, int32_t steps, const float* seq) {
-    in_dims[0] = batch; in_dims[1] = steps; in_dims[2] = 2;
-    out_dims[0] = batch; out_dims[1] = steps; out_dims[2] = 2;
-    state_dims[0] = batch; state_dims[1] = 2;
+  Int8Node(int32_t batch, int32_t steps, const float* seq) : Node(batch, steps) {
     for (int32_t i = 0; i < batch * steps * 2; ++i) {
       input.push_back(Clamp<int8_t>(std::lround(seq[i] / kInScale), -128, 127));
     }
@@ -111,21 +128,11 @@ struct Int8Node : Node<int8_t, int32_t, int16_t> {
     cell.assign(static_cast<size_t>(batch) * 2, 0);
     output.assign(static_cast<size_t>(batch) * steps * 2, 0);
     views[0] = MakeView(input.data(), TensorType::INT8, in_dims, 3, kInScale, 0);
-    for (int g = 0; g < 4; ++g) {
-      const float ws = WeightScale(g);
-      for (int k = 0; k < 4; ++k) {
-        w8[g].push_back(Clamp<int8_t>(std::lround(kInputW[g][k] / ws), -127, 127));
-      }
-      w8[4 + g] = w8[g];
-      views[1 + g] = MakeView(w8[g].data(), TensorType::INT8, w_dims, 2, ws, 0);
-      views[5 + g] = MakeView(w8[4 + g].data(), TensorType::INT8, w_dims, 2, ws, 0);
-      for (int k = 0; k < 2; ++k) bias[g].push_back(static_cast<int32_t>(std::lround(kBias[g][k] / (ws * kInScale))));
-      views[12 + g] = MakeView(bias[g].data(), TensorType::INT32, b_dims, 1, ws * kInScale, 0);
-    }
+    QuantizeWeights(kInScale, TensorType::INT32);
     views[18] = MakeView(hidden.data(), TensorType::INT8, state_dims, 2, kHiddenScale, kHiddenZp);
     views[19] = MakeView(cell.data(), TensorType::INT16, state_dims, 2, kCellScale, 0);
     out_view = MakeView(output.data(), TensorType::INT8, out_dims, 3, kHiddenScale, kHiddenZp);
-    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19}) ins[i] = &views[i];
+    WireInputs();
   }
   float Out(size_t i) const { return (output[i] - kHiddenZp) * kHiddenScale; }
 };
@@ -136,10 +143,7 @@ struct Int16Node : Node<int16_t, int64_t, int16_t> {
   static constexpr float kHiddenScale = 2.1362956633198035e-05f;
   static constexpr float kCellScale = 0.00024414062f;
 
-  Int16Node(int32_t batch, int32_t steps, const float* seq) {
-    in_dims[0] = batch; in_dims[1] = steps; in_dims[2] = 2;
-    out_dims[0] = batch; out_dims[1] = steps; out_dims[2] = 2;
-    state_dims[0] = batch; state_dims[1] = 2;
+  Int16Node(int32_t batch, int32_t steps, const float* seq) : Node(batch, steps) {
     for (int32_t i = 0; i < batch * steps * 2; ++i) {
       input.push_back(Clamp<int16_t>(std::lround(seq[i] / kInScale), -32768, 32767));
     }
@@ -147,19 +151,11 @@ struct Int16Node : Node<int16_t, int64_t, int16_t> {
     cell.assign(static_cast<size_t>(batch) * 2, 0);
     output.assign(static_cast<size_t>(batch) * steps * 2, 0);
     views[0] = MakeView(input.data(), TensorType::INT16, in_dims, 3, kInScale, 0);
-    for (int g = 0; g < 4; ++g) {
-      const float ws = Int8Node::WeightScale(g);
-      for (int k = 0; k < 4; ++k) w8[g].push_back(Clamp<int8_t>(std::lround(kInputW[g][k] / ws), -127, 127));
-      w8[4 + g] = w8[g];
-      views[1 + g] = MakeView(w8[g].data(), TensorType::INT8, w_dims, 2, ws, 0);
-      views[5 + g] = MakeView(w8[4 + g].data(), TensorType::INT8, w_dims, 2, ws, 0);
-      for (int k = 0; k < 2; ++k) bias[g].push_back(std::llround(kBias[g][k] / (ws * kInScale)));
-      views[12 + g] = MakeView(bias[g].data(), TensorType::INT64, b_dims, 1, ws * kInScale, 0);
-    }
+    QuantizeWeights(kInScale, TensorType::INT64);
     views[18] = MakeView(hidden.data(), TensorType::INT16, state_dims, 2, kHiddenScale, 0);
     views[19] = MakeView(cell.data(), TensorType::INT16, state_dims, 2, kCellScale, 0);
     out_view = MakeView(output.data(), TensorType::INT16, out_dims, 3, kHiddenScale, 0);
-    for (int i : {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19}) ins[i] = &views[i];
+    WireInputs();
   }
   float Out(size_t i) const { return output[i] * kHiddenScale; }
 };
@@ -169,8 +165,7 @@ const KernelRegistration& Lstm() { return *Register_UNIDIRECTIONAL_SEQUENCE_LSTM
 TEST(LstmTest, FloatMatchesTflmGolden2x3x2x2) {
   FloatNode n(2, 3, kSeq);
   auto op = LstmOp(6.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+  StandaloneContext ctx = n.Context(op->op);
   ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
   for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.output[i], kExpectedOutput[i], 1e-6) << "output " << i;
   for (int i = 0; i < 4; ++i) {
@@ -189,8 +184,7 @@ TEST(LstmTest, FloatCellClipIsApplied) {
   std::memcpy(n.hidden.data(), h0, sizeof(h0));
   std::memcpy(n.cell.data(), c0, sizeof(c0));
   auto op = LstmOp(6.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+  StandaloneContext ctx = n.Context(op->op);
   ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
   const float expected_cell[4] = {0.52475447f, 0.53730665f, -6.0f, 3.47992756f};
   const float expected_hidden[4] = {0.31079388f, 0.3169827f, -0.46007947f, 0.45921249f};
@@ -201,27 +195,29 @@ TEST(LstmTest, FloatCellClipIsApplied) {
   EXPECT_EQ(n.cell[2], -6.0f);
 }
 
-TEST(LstmTest, Int8CloseToTflmFloatGolden) {
-  Int8Node n(2, 3, kSeq);
+// Runs a quantized node on TFLM's test sequence: TFLM's own quantized tests accept a few output
+// steps of error against the float golden.
+template <typename QuantNode>
+void ExpectNearFloatGolden(uint32_t* memory_used) {
+  QuantNode n(2, 3, kSeq);
   auto op = LstmOp(6.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+  StandaloneContext ctx = n.Context(op->op);
   ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
-  // Quantized weights/inputs: TFLM's own int8 test accepts a few output steps of error.
   for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.Out(i), kExpectedOutput[i], 0.02) << "output " << i;
-  for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * Int8Node::kCellScale, kExpectedCell[i], 0.02) << i;
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * QuantNode::kCellScale, kExpectedCell[i], 0.02) << i;
+  *memory_used = ctx.memory_used();
+}
+
+TEST(LstmTest, Int8CloseToTflmFloatGolden) {
+  uint32_t memory_used = 0;
+  ASSERT_NO_FATAL_FAILURE(ExpectNearFloatGolden<Int8Node>(&memory_used));
   // Scratch: four batch x state int16 buffers.
-  EXPECT_GE(ctx.memory_used(), 4u * 2u * 2u * 2u);
+  EXPECT_GE(memory_used, 4u * 2u * 2u * 2u);
 }
 
 TEST(LstmTest, Int16x8CloseToTflmFloatGolden) {
-  Int16Node n(2, 3, kSeq);
-  auto op = LstmOp(6.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
-  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
-  for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.Out(i), kExpectedOutput[i], 0.02) << "output " << i;
-  for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * Int16Node::kCellScale, kExpectedCell[i], 0.02) << i;
+  uint32_t memory_used = 0;
+  ExpectNearFloatGolden<Int16Node>(&memory_used);
 }
 
 TEST(LstmTest, Int8StateCarriesAcrossInvokesExactly) {
@@ -230,13 +226,11 @@ TEST(LstmTest, Int8StateCarriesAcrossInvokesExactly) {
   const float seq6[12] = {0.2f, 0.3f, -0.5f, 0.1f, 0.9f, -0.9f, 0.4f, 0.4f, -0.2f, 0.7f, 0.0f, 0.6f};
   Int8Node whole(1, 6, seq6);
   auto op = LstmOp(6.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext c1(whole.ins, 24, whole.outs, 1, op->op, mem.data(), mem.size());
+  StandaloneContext c1 = whole.Context(op->op);
   ASSERT_EQ(c1.Run(Lstm()), Status::kOk) << c1.error().text;
 
   Int8Node half(1, 3, seq6);
-  std::vector<uint8_t> mem2(1 << 14);
-  StandaloneContext c2(half.ins, 24, half.outs, 1, op->op, mem2.data(), mem2.size());
+  StandaloneContext c2 = half.Context(op->op);
   ASSERT_EQ(c2.Prepare(Lstm()), Status::kOk) << c2.error().text;
   ASSERT_EQ(c2.Eval(Lstm()), Status::kOk);
   const std::vector<int8_t> first = half.output;
@@ -257,8 +251,7 @@ TEST(LstmTest, ZeroWeightsGiveZeroPointOutput) {
   for (int g = 0; g < 8; ++g) std::fill(n.w8[g].begin(), n.w8[g].end(), 0);
   for (int g = 0; g < 4; ++g) std::fill(n.bias[g].begin(), n.bias[g].end(), 0);
   auto op = LstmOp(0.0f);
-  std::vector<uint8_t> mem(1 << 14);
-  StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+  StandaloneContext ctx = n.Context(op->op);
   ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
   for (int8_t v : n.output) EXPECT_EQ(v, Int8Node::kHiddenZp);
   for (int16_t c : n.cell) EXPECT_EQ(c, 0);
@@ -269,35 +262,30 @@ TEST(LstmTest, RejectsPeepholeAndBadShapes) {
   {
     FloatNode n(2, 3, kSeq);
     n.ins[9] = &n.views[1];  // a "cell_to_input" peephole tensor
-    std::vector<uint8_t> mem(1 << 14);
-    StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+    StandaloneContext ctx = n.Context(op->op);
     EXPECT_EQ(ctx.Prepare(Lstm()), Status::kUnsupported);
     EXPECT_NE(std::string(ctx.error().text).find("input 9"), std::string::npos) << ctx.error().text;
   }
   {
     FloatNode n(2, 3, kSeq);
     n.w_dims[1] = 3;  // input weights no longer [state, input]
-    std::vector<uint8_t> mem(1 << 14);
-    StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+    StandaloneContext ctx = n.Context(op->op);
     EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel) << ctx.error().text;
   }
   {
     FloatNode n(2, 3, kSeq);
     n.ins[19] = nullptr;  // no cell state
-    std::vector<uint8_t> mem(1 << 14);
-    StandaloneContext ctx(n.ins, 24, n.outs, 1, op->op, mem.data(), mem.size());
+    StandaloneContext ctx = n.Context(op->op);
     EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);
   }
   {
     FloatNode n(2, 3, kSeq);
-    std::vector<uint8_t> mem(1 << 14);
-    StandaloneContext ctx(n.ins, 23, n.outs, 1, op->op, mem.data(), mem.size());
+    StandaloneContext ctx = n.Context(op->op, 23);
     EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);
   }
   {
     FloatNode n(2, 3, kSeq);
-    std::vector<uint8_t> mem(1 << 14);
-    StandaloneContext ctx(n.ins, 24, n.outs, 1, nullptr, mem.data(), mem.size());
+    StandaloneContext ctx = n.Context(nullptr);
     EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);  // options are required
   }
 }
@@ -310,9 +298,8 @@ TEST(LstmTest, TimeMajorMatchesBatchMajorForOneBatch) {
   b.out_dims[0] = 3; b.out_dims[1] = 1;
   auto op_a = LstmOp(6.0f, false);
   auto op_b = LstmOp(6.0f, true);
-  std::vector<uint8_t> m1(1 << 14), m2(1 << 14);
-  StandaloneContext c1(a.ins, 24, a.outs, 1, op_a->op, m1.data(), m1.size());
-  StandaloneContext c2(b.ins, 24, b.outs, 1, op_b->op, m2.data(), m2.size());
+  StandaloneContext c1 = a.Context(op_a->op);
+  StandaloneContext c2 = b.Context(op_b->op);
   ASSERT_EQ(c1.Run(Lstm()), Status::kOk) << c1.error().text;
   ASSERT_EQ(c2.Run(Lstm()), Status::kOk) << c2.error().text;
   EXPECT_EQ(a.output, b.output);

@@ -1,13 +1,15 @@
 // Shared pieces of the broadcasting binary kernels (ADD, SUB, MUL, DIV, FLOOR_DIV, FLOOR_MOD,
 // SQUARED_DIFFERENCE, comparisons, MINIMUM/MAXIMUM): tensor fetching and checks, the broadcast
-// setup, activation ranges, and ADD/SUB's common-scale requantization (TFLM add_common.cc and
-// sub_common.cc). All O(1) except AddSubQuantized, O(output elements).
+// setup, activation ranges, ADD/SUB's common-scale requantization (TFLM add_common.cc and
+// sub_common.cc), and the prepare and eval ADD, SUB and MUL share. Prepare is O(1), eval
+// O(output elements).
 #pragma once
 
 #include <cstdint>
 
 #include "runtime/kernel_api.h"
 #include "runtime/kernels/broadcast.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/quantization.h"
 
 namespace arenaplan::rt {
@@ -21,16 +23,6 @@ Status PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* b, T
 // Prepare: fills *bc, or fails naming the ranks that do not broadcast to the output.
 Status PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
                         Broadcast* bc);
-
-// Prepare: zero-initialised persistent op data of type T.
-template <typename T>
-Status AllocateOpData(KernelContext& ctx, T** out) {
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(T), &mem));
-  *out = static_cast<T*>(mem);
-  **out = T{};
-  return Status::kOk;
-}
 
 // The fused activation of an int32 op (TFLM CalculateActivationRange<int32_t>): the float range,
 // truncated; NONE and an unbounded top keep the full int32 range. False for an unsupported one.
@@ -83,6 +75,92 @@ void AddSubQuantized(const Broadcast& bc, const AddSubParams& p, const T* x, con
     const int32_t r =
         MultiplyByQuantizedMultiplierSmallerThanOneExp(combine(s1, s2), p.out_mult, p.out_shift) + p.out_offset;
     z[o] = static_cast<T>(ClampInt32(r, p.act_min, p.act_max));
+  });
+}
+
+// Op data of ADD, SUB and MUL: the broadcast, the op's int8/int16 parameters Q (whose
+// act_min/act_max also clamp int32) and the float32 clamp range.
+template <typename Q>
+struct ArithmeticData {
+  Broadcast bc;
+  Q q;
+  float act_min_f, act_max_f;
+};
+
+// Prepare of ADD, SUB and MUL: operands of the output's type (float32, int8, int16, int32), the
+// broadcast and the range of the fused activation in options Opts. int32 clamps to the truncated
+// float range if clamp_int32, else not at all (TFLM's ADD ignores the activation there).
+// int8/int16 need positive scales; prepare_quantized(a, b, out, &q) -> Status then fills the rest.
+template <typename Opts, typename Q, typename PrepareQuantized>
+Status PrepareArithmetic(KernelContext& ctx, bool clamp_int32, PrepareQuantized prepare_quantized) {
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
+  RT_RETURN_IF_ERROR(RequireNumericType(ctx, out.type));
+  ArithmeticData<Q>* d = nullptr;
+  RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
+  RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
+  const auto* opts = Options<Opts>(ctx);
+  const auto act = opts != nullptr ? opts->fused_activation_function() : tfl::ActivationFunctionType::NONE;
+  bool ok = true;
+  if (out.type == TensorType::FLOAT32) {
+    ok = CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f);
+  } else if (out.type == TensorType::INT32) {
+    if (clamp_int32) {
+      ok = CalculateActivationRangeInt32(act, &d->act_min_f, &d->act_max_f, &d->q.act_min, &d->q.act_max);
+    } else {
+      d->q.act_min = INT32_MIN;
+      d->q.act_max = INT32_MAX;
+    }
+  } else {
+    if (a.scale <= 0.0f || b.scale <= 0.0f || out.scale <= 0.0f) {
+      return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+    }
+    RT_RETURN_IF_ERROR(prepare_quantized(a, b, out, &d->q));
+    ok = CalculateActivationRangeQuantized(act, out, &d->q.act_min, &d->q.act_max);
+  }
+  if (!ok) return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+  ctx.set_op_data(d);
+  return Status::kOk;
+}
+
+// Eval of ADD, SUB and MUL (after PrepareArithmetic<..., Q>): float32 and int32 apply op and
+// clamp, int32 on uint32 so that it wraps like TFLM; int8/int16 call quantized(d, x, y, z).
+template <typename Q, typename Op, typename Quantized>
+Status EvalArithmetic(KernelContext& ctx, Op op, Quantized quantized) {
+  TensorView a, b, out;
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
+  const auto& d = *static_cast<const ArithmeticData<Q>*>(ctx.op_data());
+  switch (out.type) {
+    case TensorType::FLOAT32: {
+      const float* x = a.As<float>();
+      const float* y = b.As<float>();
+      float* z = out.As<float>();
+      ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+        z[o] = ClampFloat(op(x[i], y[j]), d.act_min_f, d.act_max_f);
+      });
+      break;
+    }
+    case TensorType::INT32: {
+      const int32_t* x = a.As<int32_t>();
+      const int32_t* y = b.As<int32_t>();
+      int32_t* z = out.As<int32_t>();
+      ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
+        const int32_t v = static_cast<int32_t>(op(static_cast<uint32_t>(x[i]), static_cast<uint32_t>(y[j])));
+        z[o] = ClampInt32(v, d.q.act_min, d.q.act_max);
+      });
+      break;
+    }
+    case TensorType::INT8: quantized(d, a.As<int8_t>(), b.As<int8_t>(), out.As<int8_t>()); break;
+    default: quantized(d, a.As<int16_t>(), b.As<int16_t>(), out.As<int16_t>()); break;
+  }
+  return Status::kOk;
+}
+
+// Eval of ADD and SUB: combine(x, y) is the sum or the difference.
+template <typename Combine>
+Status EvalAddSub(KernelContext& ctx, Combine combine) {
+  return EvalArithmetic<AddSubParams>(ctx, combine, [&](const auto& d, const auto* x, const auto* y, auto* z) {
+    AddSubQuantized(d.bc, d.q, x, y, z, combine);
   });
 }
 

@@ -7,6 +7,7 @@
 //   * ARG_MAX/ARG_MIN keep the first extreme index (strict comparison) along a constant axis.
 // O(output elements) (ARG_*: O(input elements)).
 #include "runtime/kernels/binary_util.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -35,7 +36,8 @@ bool Apply(Cmp c, T a, T b) {
   }
 }
 
-Status PrepareCompareImpl(KernelContext& ctx, bool equality) {
+template <bool equality>  // EQUAL / NOT_EQUAL also take bool
+Status PrepareCompare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
@@ -68,9 +70,6 @@ Status PrepareCompareImpl(KernelContext& ctx, bool equality) {
   return Status::kOk;
 }
 
-Status PrepareEquality(KernelContext& ctx) { return PrepareCompareImpl(ctx, true); }
-Status PrepareOrder(KernelContext& ctx) { return PrepareCompareImpl(ctx, false); }
-
 template <typename T>
 void ComparePlain(const CompareData& d, Cmp c, const T* x, const T* y, bool* z) {
   ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) { z[o] = Apply(c, x[i], y[j]); });
@@ -88,7 +87,8 @@ void CompareQuant(const CompareData& d, Cmp c, const T* x, const T* y, bool* z) 
   });
 }
 
-Status EvalCompare(KernelContext& ctx, Cmp c) {
+template <Cmp c>
+Status EvalCompare(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const CompareData*>(ctx.op_data());
@@ -104,13 +104,6 @@ Status EvalCompare(KernelContext& ctx, Cmp c) {
   }
   return Status::kOk;
 }
-
-Status EvalEqual(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kEq); }
-Status EvalNotEqual(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kNe); }
-Status EvalLess(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kLt); }
-Status EvalLessEqual(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kLe); }
-Status EvalGreater(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kGt); }
-Status EvalGreaterEqual(KernelContext& ctx) { return EvalCompare(ctx, Cmp::kGe); }
 
 // ---- MINIMUM / MAXIMUM ------------------------------------------------------------------------
 Status PrepareMinMax(KernelContext& ctx) {
@@ -137,7 +130,8 @@ void MinMax(const Broadcast& bc, bool is_max, const T* x, const T* y, T* z) {
   }
 }
 
-Status EvalMinMax(KernelContext& ctx, bool is_max) {
+template <bool is_max>
+Status EvalMinMax(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& bc = *static_cast<const Broadcast*>(ctx.op_data());
@@ -150,9 +144,6 @@ Status EvalMinMax(KernelContext& ctx, bool is_max) {
   }
   return Status::kOk;
 }
-
-Status EvalMaximum(KernelContext& ctx) { return EvalMinMax(ctx, true); }
-Status EvalMinimum(KernelContext& ctx) { return EvalMinMax(ctx, false); }
 
 // ---- ARG_MAX / ARG_MIN -------------------------------------------------------------------------
 struct ArgData {
@@ -174,13 +165,8 @@ Status PrepareArg(KernelContext& ctx) {
   if (out.type != TensorType::INT32 && out.type != TensorType::INT64) {
     return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
   }
-  if (axis_t.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant axis tensor is not supported");
-  if (ElementCount(axis_t) != 1 || (axis_t.type != TensorType::INT32 && axis_t.type != TensorType::INT64)) {
-    return ctx.Fail(Status::kInvalidModel, "axis must be one int32/int64 value");
-  }
-  int64_t axis = axis_t.type == TensorType::INT32 ? axis_t.As<int32_t>()[0] : axis_t.As<int64_t>()[0];
-  if (axis < 0) axis += in.rank;
-  if (axis < 0 || axis >= in.rank) return ctx.Fail(Status::kInvalidModel, "axis out of range for rank %d", in.rank);
+  int64_t axis = 0;
+  RT_RETURN_IF_ERROR(ReadConstantAxis(ctx, axis_t, in.rank, &axis));
   if (in.dims[axis] < 1) return ctx.Fail(Status::kInvalidModel, "reduced axis is empty");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(ArgData), &mem));
@@ -221,7 +207,8 @@ void ArgOf(const ArgData& d, bool is_max, const T* x, const TensorView& out) {
   }
 }
 
-Status EvalArg(KernelContext& ctx, bool is_max) {
+template <bool is_max>
+Status EvalArg(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -236,31 +223,17 @@ Status EvalArg(KernelContext& ctx, bool is_max) {
   return Status::kOk;
 }
 
-Status EvalArgMax(KernelContext& ctx) { return EvalArg(ctx, true); }
-Status EvalArgMin(KernelContext& ctx) { return EvalArg(ctx, false); }
-
-const KernelRegistration kEqual{"EQUAL", &PrepareEquality, &EvalEqual};
-const KernelRegistration kNotEqual{"NOT_EQUAL", &PrepareEquality, &EvalNotEqual};
-const KernelRegistration kLess{"LESS", &PrepareOrder, &EvalLess};
-const KernelRegistration kLessEqual{"LESS_EQUAL", &PrepareOrder, &EvalLessEqual};
-const KernelRegistration kGreater{"GREATER", &PrepareOrder, &EvalGreater};
-const KernelRegistration kGreaterEqual{"GREATER_EQUAL", &PrepareOrder, &EvalGreaterEqual};
-const KernelRegistration kMaximum{"MAXIMUM", &PrepareMinMax, &EvalMaximum};
-const KernelRegistration kMinimum{"MINIMUM", &PrepareMinMax, &EvalMinimum};
-const KernelRegistration kArgMax{"ARG_MAX", &PrepareArg, &EvalArgMax};
-const KernelRegistration kArgMin{"ARG_MIN", &PrepareArg, &EvalArgMin};
-
 }  // namespace
 
-const KernelRegistration* Register_ARG_MAX() { return &kArgMax; }
-const KernelRegistration* Register_ARG_MIN() { return &kArgMin; }
-const KernelRegistration* Register_EQUAL() { return &kEqual; }
-const KernelRegistration* Register_GREATER() { return &kGreater; }
-const KernelRegistration* Register_GREATER_EQUAL() { return &kGreaterEqual; }
-const KernelRegistration* Register_LESS() { return &kLess; }
-const KernelRegistration* Register_LESS_EQUAL() { return &kLessEqual; }
-const KernelRegistration* Register_MAXIMUM() { return &kMaximum; }
-const KernelRegistration* Register_MINIMUM() { return &kMinimum; }
-const KernelRegistration* Register_NOT_EQUAL() { return &kNotEqual; }
+RT_REGISTER_KERNEL(ARG_MAX, &PrepareArg, &EvalArg<true>)
+RT_REGISTER_KERNEL(ARG_MIN, &PrepareArg, &EvalArg<false>)
+RT_REGISTER_KERNEL(EQUAL, &PrepareCompare<true>, &EvalCompare<Cmp::kEq>)
+RT_REGISTER_KERNEL(GREATER, &PrepareCompare<false>, &EvalCompare<Cmp::kGt>)
+RT_REGISTER_KERNEL(GREATER_EQUAL, &PrepareCompare<false>, &EvalCompare<Cmp::kGe>)
+RT_REGISTER_KERNEL(LESS, &PrepareCompare<false>, &EvalCompare<Cmp::kLt>)
+RT_REGISTER_KERNEL(LESS_EQUAL, &PrepareCompare<false>, &EvalCompare<Cmp::kLe>)
+RT_REGISTER_KERNEL(MAXIMUM, &PrepareMinMax, &EvalMinMax<true>)
+RT_REGISTER_KERNEL(MINIMUM, &PrepareMinMax, &EvalMinMax<false>)
+RT_REGISTER_KERNEL(NOT_EQUAL, &PrepareCompare<true>, &EvalCompare<Cmp::kNe>)
 
 }  // namespace arenaplan::rt

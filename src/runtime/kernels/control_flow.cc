@@ -4,6 +4,7 @@
 // allocated at eval. Values move between subgraphs by byte copies, exactly where TFLM copies.
 #include <cstring>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -23,50 +24,59 @@ Status CopyView(KernelContext& ctx, const TensorView& dst, const TensorView& src
   return Status::kOk;
 }
 
-// Op inputs [first, n) -> inputs 0.. of subgraph s.
-Status OpInputsToSubgraph(KernelContext& ctx, uint32_t first, uint32_t s) {
-  for (uint32_t k = first; k < ctx.num_inputs(); ++k) {
-    TensorView in, dst;
-    ctx.GetInput(k, &in);
-    ctx.GetSubgraphInput(s, k - first, &dst);
-    RT_RETURN_IF_ERROR(CopyView(ctx, dst, in, "subgraph input", k - first));
+// Tensors that values move between: the op's inputs from `at` on, its outputs, or the inputs or
+// outputs of subgraph `at`.
+struct Tensors {
+  enum Kind : uint8_t { kOpInputs, kOpOutputs, kSubgraphInputs, kSubgraphOutputs } kind;
+  uint32_t at;
+
+  void Get(KernelContext& ctx, uint32_t k, TensorView* v) const {
+    switch (kind) {
+      case kOpInputs: ctx.GetInput(at + k, v); break;
+      case kOpOutputs: ctx.GetOutput(k, v); break;
+      case kSubgraphInputs: ctx.GetSubgraphInput(at, k, v); break;
+      default: ctx.GetSubgraphOutput(at, k, v); break;
+    }
+  }
+};
+
+// to[k] <- from[k] for k < n.
+Status CopyTensors(KernelContext& ctx, Tensors from, Tensors to, uint32_t n) {
+  const char* what = to.kind == Tensors::kOpOutputs ? "output" : "subgraph input";
+  for (uint32_t k = 0; k < n; ++k) {
+    TensorView src, dst;
+    from.Get(ctx, k, &src);
+    to.Get(ctx, k, &dst);
+    RT_RETURN_IF_ERROR(CopyView(ctx, dst, src, what, k));
   }
   return Status::kOk;
+}
+
+// Op inputs [first, n) -> inputs 0.. of subgraph s.
+Status OpInputsToSubgraph(KernelContext& ctx, uint32_t first, uint32_t s) {
+  const uint32_t n = ctx.num_inputs() > first ? ctx.num_inputs() - first : 0;
+  return CopyTensors(ctx, {Tensors::kOpInputs, first}, {Tensors::kSubgraphInputs, s}, n);
 }
 
 Status OpInputsToOpOutputs(KernelContext& ctx) {
-  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
-    TensorView in, out;
-    ctx.GetInput(k, &in);
-    ctx.GetOutput(k, &out);
-    RT_RETURN_IF_ERROR(CopyView(ctx, out, in, "output", k));
-  }
-  return Status::kOk;
+  return CopyTensors(ctx, {Tensors::kOpInputs, 0}, {Tensors::kOpOutputs, 0}, ctx.num_outputs());
 }
 
 Status OpOutputsToSubgraphInputs(KernelContext& ctx, uint32_t s) {
-  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
-    TensorView out, dst;
-    ctx.GetOutput(k, &out);
-    ctx.GetSubgraphInput(s, k, &dst);
-    RT_RETURN_IF_ERROR(CopyView(ctx, dst, out, "subgraph input", k));
-  }
-  return Status::kOk;
+  return CopyTensors(ctx, {Tensors::kOpOutputs, 0}, {Tensors::kSubgraphInputs, s}, ctx.num_outputs());
 }
 
 Status SubgraphOutputsToOpOutputs(KernelContext& ctx, uint32_t s) {
-  for (uint32_t k = 0; k < ctx.num_outputs(); ++k) {
-    TensorView src, out;
-    ctx.GetSubgraphOutput(s, k, &src);
-    ctx.GetOutput(k, &out);
-    RT_RETURN_IF_ERROR(CopyView(ctx, out, src, "output", k));
-  }
-  return Status::kOk;
+  return CopyTensors(ctx, {Tensors::kSubgraphOutputs, s}, {Tensors::kOpOutputs, 0}, ctx.num_outputs());
 }
 
-Status CheckSubgraph(KernelContext& ctx, int32_t s, const char* role) {
-  if (s < 0 || static_cast<uint32_t>(s) >= ctx.num_subgraphs()) {
-    return ctx.Fail(Status::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, s, ctx.num_subgraphs());
+// Prepare: the subgraph index the options' getter `index` gives (0 without options) must exist.
+template <typename O>
+Status ReadSubgraph(KernelContext& ctx, int32_t (O::*index)() const, const char* role, int32_t* s) {
+  const O* o = Options<O>(ctx);
+  *s = o != nullptr ? (o->*index)() : 0;
+  if (*s < 0 || static_cast<uint32_t>(*s) >= ctx.num_subgraphs()) {
+    return ctx.Fail(Status::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, *s, ctx.num_subgraphs());
   }
   return Status::kOk;
 }
@@ -76,6 +86,12 @@ Status CheckSameBytes(KernelContext& ctx, const TensorView& a, const TensorView&
   if (a.bytes == b.bytes) return Status::kOk;
   return ctx.Fail(Status::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, a.bytes, b.bytes);
 }
+
+// Op data of WHILE (cond, body) and IF (then, else): the two subgraphs it runs.
+struct SubgraphPair {
+  uint32_t first;
+  uint32_t second;
+};
 
 Status ReadCondition(KernelContext& ctx, const TensorView& cond, bool* value) {
   if (cond.type != TensorType::BOOL || cond.bytes < 1 || cond.data == nullptr) {
@@ -88,17 +104,10 @@ Status ReadCondition(KernelContext& ctx, const TensorView& cond, bool* value) {
 
 // ---- WHILE ------------------------------------------------------------------------------------
 
-struct WhileData {
-  uint32_t cond;
-  uint32_t body;
-};
-
 Status WhilePrepare(KernelContext& ctx) {
-  const auto* o = Options<tfl::WhileOptions>(ctx);
-  const int32_t cond = o != nullptr ? o->cond_subgraph_index() : 0;
-  const int32_t body = o != nullptr ? o->body_subgraph_index() : 0;
-  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, cond, "cond"));
-  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, body, "body"));
+  int32_t cond = 0, body = 0;
+  RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::WhileOptions::cond_subgraph_index, "cond", &cond));
+  RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::WhileOptions::body_subgraph_index, "body", &body));
   const uint32_t n = ctx.num_inputs();
   if (ctx.subgraph_inputs_size(cond) != n || ctx.subgraph_inputs_size(body) != n || ctx.num_outputs() != n ||
       ctx.subgraph_outputs_size(body) != n) {
@@ -128,32 +137,27 @@ Status WhilePrepare(KernelContext& ctx) {
     RT_RETURN_IF_ERROR(CheckSameBytes(ctx, bi, in, "body input", k));
     RT_RETURN_IF_ERROR(CheckSameBytes(ctx, bo, in, "body output", k));
   }
-  void* p = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(WhileData), &p));
-  auto* d = static_cast<WhileData*>(p);
-  d->cond = static_cast<uint32_t>(cond);
-  d->body = static_cast<uint32_t>(body);
-  ctx.set_op_data(d);
-  return Status::kOk;
+  return SetOpData(ctx, SubgraphPair{static_cast<uint32_t>(cond), static_cast<uint32_t>(body)});
 }
 
 Status WhileEval(KernelContext& ctx) {
-  const auto* d = static_cast<const WhileData*>(ctx.op_data());
-  RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 0, d->cond));
+  const auto* d = static_cast<const SubgraphPair*>(ctx.op_data());
+  const uint32_t cond = d->first, body = d->second;
+  RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 0, cond));
   // The op's outputs carry the loop state from here on (TFLM copies inputs to outputs first).
   RT_RETURN_IF_ERROR(OpInputsToOpOutputs(ctx));
-  RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->cond));
+  RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(cond));
   TensorView c;
-  ctx.GetSubgraphOutput(d->cond, 0, &c);
+  ctx.GetSubgraphOutput(cond, 0, &c);
   bool go = false;
   RT_RETURN_IF_ERROR(ReadCondition(ctx, c, &go));
   while (go) {
-    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, d->body));
-    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->body));
-    RT_RETURN_IF_ERROR(SubgraphOutputsToOpOutputs(ctx, d->body));
-    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, d->cond));
-    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->cond));
-    ctx.GetSubgraphOutput(d->cond, 0, &c);
+    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, body));
+    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(body));
+    RT_RETURN_IF_ERROR(SubgraphOutputsToOpOutputs(ctx, body));
+    RT_RETURN_IF_ERROR(OpOutputsToSubgraphInputs(ctx, cond));
+    RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(cond));
+    ctx.GetSubgraphOutput(cond, 0, &c);
     RT_RETURN_IF_ERROR(ReadCondition(ctx, c, &go));
   }
   return Status::kOk;
@@ -161,17 +165,10 @@ Status WhileEval(KernelContext& ctx) {
 
 // ---- IF ---------------------------------------------------------------------------------------
 
-struct IfData {
-  uint32_t then_branch;
-  uint32_t else_branch;
-};
-
 Status IfPrepare(KernelContext& ctx) {
-  const auto* o = Options<tfl::IfOptions>(ctx);
-  const int32_t then_s = o != nullptr ? o->then_subgraph_index() : 0;
-  const int32_t else_s = o != nullptr ? o->else_subgraph_index() : 0;
-  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, then_s, "then"));
-  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, else_s, "else"));
+  int32_t then_s = 0, else_s = 0;
+  RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::IfOptions::then_subgraph_index, "then", &then_s));
+  RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::IfOptions::else_subgraph_index, "else", &else_s));
   if (ctx.num_inputs() < 1) return ctx.Fail(Status::kInvalidModel, "IF needs a condition input");
   TensorView cond;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &cond));
@@ -198,22 +195,16 @@ Status IfPrepare(KernelContext& ctx) {
       RT_RETURN_IF_ERROR(CheckSameBytes(ctx, out, bo, "branch output", k));
     }
   }
-  void* p = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(IfData), &p));
-  auto* d = static_cast<IfData*>(p);
-  d->then_branch = static_cast<uint32_t>(then_s);
-  d->else_branch = static_cast<uint32_t>(else_s);
-  ctx.set_op_data(d);
-  return Status::kOk;
+  return SetOpData(ctx, SubgraphPair{static_cast<uint32_t>(then_s), static_cast<uint32_t>(else_s)});
 }
 
 Status IfEval(KernelContext& ctx) {
-  const auto* d = static_cast<const IfData*>(ctx.op_data());
+  const auto* d = static_cast<const SubgraphPair*>(ctx.op_data());
   TensorView cond;
   ctx.GetInput(0, &cond);
   bool value = false;
   RT_RETURN_IF_ERROR(ReadCondition(ctx, cond, &value));
-  const uint32_t s = value ? d->then_branch : d->else_branch;
+  const uint32_t s = value ? d->first : d->second;
   RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 1, s));
   RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(s));
   return SubgraphOutputsToOpOutputs(ctx, s);
@@ -227,17 +218,10 @@ struct CallOnceData {
 };
 
 Status CallOncePrepare(KernelContext& ctx) {
-  const auto* o = Options<tfl::CallOnceOptions>(ctx);
-  const int32_t init = o != nullptr ? o->init_subgraph_index() : 0;
-  RT_RETURN_IF_ERROR(CheckSubgraph(ctx, init, "init"));
+  int32_t init = 0;
+  RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::CallOnceOptions::init_subgraph_index, "init", &init));
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 0, 0));
-  void* p = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(CallOnceData), &p));
-  auto* d = static_cast<CallOnceData*>(p);
-  d->init = static_cast<uint32_t>(init);
-  d->has_run = false;
-  ctx.set_op_data(d);
-  return Status::kOk;
+  return SetOpData(ctx, CallOnceData{static_cast<uint32_t>(init), false});
 }
 
 Status CallOnceEval(KernelContext& ctx) {

@@ -4,6 +4,7 @@
 // `inner` elements; GATHER_ND: one memcpy of a slice per index tuple. O(output elements).
 #include <cstring>
 
+#include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -22,6 +23,24 @@ int64_t Product(const int32_t* dims, int32_t from, int32_t to) {
   return p;
 }
 
+// Prepare of GATHER and GATHER_ND: two inputs, params of the output's fixed-size type, int32 or
+// int64 indices.
+Status PrepareTensors(KernelContext& ctx, TensorView* params, TensorView* indices, TensorView* out) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, params, indices, out));
+  if (params->type != out->type) {
+    return ctx.Fail(Status::kInvalidModel, "params type %s differs from output type %s", TypeName(params->type),
+                    TypeName(out->type));
+  }
+  if (TypeSize(params->type) == 0) {
+    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(params->type));
+  }
+  if (!IsIndexType(indices->type)) {
+    return ctx.Fail(Status::kUnsupported, "indices type %s not supported", TypeName(indices->type));
+  }
+  return Status::kOk;
+}
+
 // ---- GATHER ---------------------------------------------------------------------------------
 struct GatherData {
   int32_t axis;
@@ -29,19 +48,8 @@ struct GatherData {
 };
 
 Status PrepareGather(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView params, indices, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &params));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &indices));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (params.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "params type %s differs from output type %s", TypeName(params.type),
-                    TypeName(out.type));
-  }
-  if (TypeSize(params.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(params.type));
-  if (!IsIndexType(indices.type)) {
-    return ctx.Fail(Status::kUnsupported, "indices type %s not supported", TypeName(indices.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareTensors(ctx, &params, &indices, &out));
   const auto* opts = Options<tfl::GatherOptions>(ctx);
   int32_t axis = opts != nullptr ? opts->axis() : 0;
   int32_t batch_dims = opts != nullptr ? opts->batch_dims() : 0;
@@ -72,20 +80,12 @@ Status PrepareGather(KernelContext& ctx) {
     ok = out.dims[a] == want;
   }
   if (!ok) return ctx.Fail(Status::kInvalidModel, "output shape does not match params/indices/axis");
-  void* mem = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(GatherData), &mem));
-  auto* d = static_cast<GatherData*>(mem);
-  d->axis = axis;
-  d->batch_dims = batch_dims;
-  ctx.set_op_data(d);
-  return Status::kOk;
+  return SetOpData(ctx, GatherData{axis, batch_dims});
 }
 
 Status EvalGather(KernelContext& ctx) {
   TensorView params, indices, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &params));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &indices));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &params, &indices, &out));
   const auto* d = static_cast<const GatherData*>(ctx.op_data());
   const int64_t batch = Product(params.dims, 0, d->batch_dims);
   const int64_t outer = Product(params.dims, d->batch_dims, d->axis);
@@ -112,19 +112,8 @@ Status EvalGather(KernelContext& ctx) {
 
 // ---- GATHER_ND ------------------------------------------------------------------------------
 Status PrepareGatherNd(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView params, indices, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &params));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &indices));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (params.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "params type %s differs from output type %s", TypeName(params.type),
-                    TypeName(out.type));
-  }
-  if (TypeSize(params.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(params.type));
-  if (!IsIndexType(indices.type)) {
-    return ctx.Fail(Status::kUnsupported, "indices type %s not supported", TypeName(indices.type));
-  }
+  RT_RETURN_IF_ERROR(PrepareTensors(ctx, &params, &indices, &out));
   if (indices.rank < 1 || params.rank < 1) return ctx.Fail(Status::kInvalidModel, "params and indices need rank >= 1");
   const int32_t nd = indices.dims[indices.rank - 1];
   if (nd < 0 || nd > params.rank) {
@@ -141,9 +130,7 @@ Status PrepareGatherNd(KernelContext& ctx) {
 
 Status EvalGatherNd(KernelContext& ctx) {
   TensorView params, indices, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &params));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &indices));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &params, &indices, &out));
   const int32_t nd = indices.dims[indices.rank - 1];
   const int64_t n_slices = Product(indices.dims, 0, indices.rank - 1);
   const int64_t slice = Product(params.dims, nd, params.rank);

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "runtime/kernels/binary_util.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -116,7 +117,8 @@ struct BinaryData {
   int32_t act_min, act_max;
 };
 
-Status PrepareBinary(KernelContext& ctx, Binary op) {
+template <Binary op>
+Status PrepareBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const bool int_ok = op == Binary::kDiv || op == Binary::kSquaredDifference;
@@ -156,7 +158,8 @@ float FloatOp(Binary op, float x, float y) {
   }
 }
 
-Status EvalBinary(KernelContext& ctx, Binary op) {
+template <Binary op>
+Status EvalBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const BinaryData*>(ctx.op_data());
@@ -192,15 +195,6 @@ Status EvalBinary(KernelContext& ctx, Binary op) {
   if (bad) return ctx.Fail(Status::kKernelError, "integer division by zero or overflow");
   return Status::kOk;
 }
-
-Status PrepareDiv(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kDiv); }
-Status EvalDiv(KernelContext& ctx) { return EvalBinary(ctx, Binary::kDiv); }
-Status PrepareFloorDiv(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kFloorDiv); }
-Status EvalFloorDiv(KernelContext& ctx) { return EvalBinary(ctx, Binary::kFloorDiv); }
-Status PrepareFloorMod(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kFloorMod); }
-Status EvalFloorMod(KernelContext& ctx) { return EvalBinary(ctx, Binary::kFloorMod); }
-Status PrepareSquaredDifference(KernelContext& ctx) { return PrepareBinary(ctx, Binary::kSquaredDifference); }
-Status EvalSquaredDifference(KernelContext& ctx) { return EvalBinary(ctx, Binary::kSquaredDifference); }
 
 
 // ---- PRELU ----------------------------------------------------------------------------------
@@ -385,27 +379,17 @@ Status EvalZerosLike(KernelContext& ctx) {
   return Status::kOk;
 }
 
-const KernelRegistration kCast{"CAST", &PrepareCast, &EvalCast};
-const KernelRegistration kDiv{"DIV", &PrepareDiv, &EvalDiv};
-const KernelRegistration kFloorDiv{"FLOOR_DIV", &PrepareFloorDiv, &EvalFloorDiv};
-const KernelRegistration kFloorMod{"FLOOR_MOD", &PrepareFloorMod, &EvalFloorMod};
-const KernelRegistration kPrelu{"PRELU", &PreparePrelu, &EvalPrelu};
-const KernelRegistration kReverse{"REVERSE_V2", &PrepareReverse, &EvalReverse};
-const KernelRegistration kFill{"FILL", &PrepareFill, &EvalFill};
-const KernelRegistration kZerosLike{"ZEROS_LIKE", &PrepareZerosLike, &EvalZerosLike};
-const KernelRegistration kSquaredDifference{"SQUARED_DIFFERENCE", &PrepareSquaredDifference,
-                                            &EvalSquaredDifference};
-
 }  // namespace
 
-const KernelRegistration* Register_CAST() { return &kCast; }
-const KernelRegistration* Register_DIV() { return &kDiv; }
-const KernelRegistration* Register_FLOOR_DIV() { return &kFloorDiv; }
-const KernelRegistration* Register_FLOOR_MOD() { return &kFloorMod; }
-const KernelRegistration* Register_FILL() { return &kFill; }
-const KernelRegistration* Register_PRELU() { return &kPrelu; }
-const KernelRegistration* Register_REVERSE_V2() { return &kReverse; }
-const KernelRegistration* Register_SQUARED_DIFFERENCE() { return &kSquaredDifference; }
-const KernelRegistration* Register_ZEROS_LIKE() { return &kZerosLike; }
+RT_REGISTER_KERNEL(CAST, &PrepareCast, &EvalCast)
+RT_REGISTER_KERNEL(DIV, &PrepareBinary<Binary::kDiv>, &EvalBinary<Binary::kDiv>)
+RT_REGISTER_KERNEL(FILL, &PrepareFill, &EvalFill)
+RT_REGISTER_KERNEL(FLOOR_DIV, &PrepareBinary<Binary::kFloorDiv>, &EvalBinary<Binary::kFloorDiv>)
+RT_REGISTER_KERNEL(FLOOR_MOD, &PrepareBinary<Binary::kFloorMod>, &EvalBinary<Binary::kFloorMod>)
+RT_REGISTER_KERNEL(PRELU, &PreparePrelu, &EvalPrelu)
+RT_REGISTER_KERNEL(REVERSE_V2, &PrepareReverse, &EvalReverse)
+RT_REGISTER_KERNEL(SQUARED_DIFFERENCE, &PrepareBinary<Binary::kSquaredDifference>,
+                   &EvalBinary<Binary::kSquaredDifference>)
+RT_REGISTER_KERNEL(ZEROS_LIKE, &PrepareZerosLike, &EvalZerosLike)
 
 }  // namespace arenaplan::rt

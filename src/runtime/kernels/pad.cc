@@ -5,6 +5,7 @@
 // padded region are filled, other rows are fill + memcpy + fill. O(output elements).
 #include <cstring>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -32,17 +33,9 @@ Status Prepare(KernelContext& ctx) {
                     ctx.num_inputs(), ctx.num_outputs());
   }
   TensorView in, paddings, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &paddings));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8 && in.type != TensorType::INT16 &&
-      in.type != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
-  }
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
+  RT_RETURN_IF_ERROR(RequireNumericType(ctx, in.type));
   if (in.rank > kDims || in.rank != out.rank) {
     return ctx.Fail(Status::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)",
                     in.rank, out.rank);

@@ -9,6 +9,7 @@
 #include <cfloat>
 
 #include "runtime/kernels/conv_util.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -26,12 +27,7 @@ struct PoolData {
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8 && in.type != TensorType::INT16) {
     return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
   }

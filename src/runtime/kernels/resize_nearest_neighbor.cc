@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -31,17 +32,9 @@ int32_t Nearest(int32_t out_index, int32_t in_size, int32_t out_size, bool align
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, size, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &size));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
-  if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8 && in.type != TensorType::INT16 &&
-      in.type != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
-  }
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
+  RT_RETURN_IF_ERROR(RequireNumericType(ctx, in.type));
   if (in.rank != 4 || out.rank != 4) return ctx.Fail(Status::kInvalidModel, "input and output must be 4D");
   if (in.dims[0] != out.dims[0] || in.dims[3] != out.dims[3]) {
     return ctx.Fail(Status::kInvalidModel, "batch or depth differs between input and output");

@@ -8,6 +8,7 @@
 // axis), one contiguous block per piece. O(elements).
 #include <cstring>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -23,12 +24,7 @@ Status PrepareSameData(KernelContext& ctx) {
                     ctx.num_outputs());
   }
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.bytes != out.bytes) return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
   return Status::kOk;
 }
@@ -133,7 +129,8 @@ Status CheckStackShapes(KernelContext& ctx, const TensorView& whole, const Tenso
   return Status::kOk;
 }
 
-Status PrepareStack(KernelContext& ctx, bool pack) {
+template <bool pack>  // PACK, else UNPACK
+Status PrepareStack(KernelContext& ctx) {
   const uint32_t n = pack ? ctx.num_inputs() : ctx.num_outputs();
   if (n < 1 || n > kMaxPieces || (pack ? ctx.num_outputs() : ctx.num_inputs()) != 1) {
     return ctx.Fail(Status::kUnsupported, "expected 1..%u pieces and one whole tensor", kMaxPieces);
@@ -167,7 +164,8 @@ Status PrepareStack(KernelContext& ctx, bool pack) {
   return Status::kOk;
 }
 
-Status EvalStack(KernelContext& ctx, bool pack) {
+template <bool pack>
+Status EvalStack(KernelContext& ctx) {
   const auto* p = static_cast<const Pieces*>(ctx.op_data());
   TensorView whole;
   RT_RETURN_IF_ERROR(pack ? RequireOutput(ctx, 0, &whole) : RequireInput(ctx, 0, &whole));
@@ -181,23 +179,14 @@ Status EvalStack(KernelContext& ctx, bool pack) {
   return Status::kOk;
 }
 
-Status PreparePack(KernelContext& ctx) { return PrepareStack(ctx, true); }
-Status EvalPack(KernelContext& ctx) { return EvalStack(ctx, true); }
-Status PrepareUnpack(KernelContext& ctx) { return PrepareStack(ctx, false); }
-Status EvalUnpack(KernelContext& ctx) { return EvalStack(ctx, false); }
 
 // ---- SPLIT / SPLIT_V ------------------------------------------------------------------------
 Status PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t axis_index) {
   TensorView in, axis_t;
   RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, axis_index, &axis_t));
-  if (axis_t.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant axis tensor is not supported");
-  if (ElementCount(axis_t) != 1 || (axis_t.type != TensorType::INT32 && axis_t.type != TensorType::INT64)) {
-    return ctx.Fail(Status::kInvalidModel, "axis must be one int32/int64 value");
-  }
-  int64_t axis = axis_t.type == TensorType::INT32 ? axis_t.As<int32_t>()[0] : axis_t.As<int64_t>()[0];
-  if (axis < 0) axis += in.rank;
-  if (axis < 0 || axis >= in.rank) return ctx.Fail(Status::kInvalidModel, "axis out of range for rank %d", in.rank);
+  int64_t axis = 0;
+  RT_RETURN_IF_ERROR(ReadConstantAxis(ctx, axis_t, in.rank, &axis));
   const uint32_t n = ctx.num_outputs();
   if (n < 1 || n > kMaxPieces) return ctx.Fail(Status::kUnsupported, "%u outputs not supported (1..%u)", n, kMaxPieces);
   if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
@@ -238,7 +227,8 @@ Status PrepareSplitV(KernelContext& ctx) {
   return PrepareSplitCommon(ctx, 0, 2);
 }
 
-Status EvalSplitFrom(KernelContext& ctx, uint32_t input_index) {
+template <uint32_t input_index>  // of the data: 1 for SPLIT, 0 for SPLIT_V
+Status EvalSplit(KernelContext& ctx) {
   const auto* p = static_cast<const Pieces*>(ctx.op_data());
   TensorView in;
   RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &in));
@@ -252,25 +242,14 @@ Status EvalSplitFrom(KernelContext& ctx, uint32_t input_index) {
   return Status::kOk;
 }
 
-Status EvalSplit(KernelContext& ctx) { return EvalSplitFrom(ctx, 1); }
-Status EvalSplitV(KernelContext& ctx) { return EvalSplitFrom(ctx, 0); }
-
-const KernelRegistration kExpandDims{"EXPAND_DIMS", &PrepareSameData, &EvalSameData};
-const KernelRegistration kSqueeze{"SQUEEZE", &PrepareSameData, &EvalSameData};
-const KernelRegistration kShape{"SHAPE", &PrepareShape, &EvalShape};
-const KernelRegistration kPack{"PACK", &PreparePack, &EvalPack};
-const KernelRegistration kUnpack{"UNPACK", &PrepareUnpack, &EvalUnpack};
-const KernelRegistration kSplit{"SPLIT", &PrepareSplit, &EvalSplit};
-const KernelRegistration kSplitV{"SPLIT_V", &PrepareSplitV, &EvalSplitV};
-
 }  // namespace
 
-const KernelRegistration* Register_EXPAND_DIMS() { return &kExpandDims; }
-const KernelRegistration* Register_PACK() { return &kPack; }
-const KernelRegistration* Register_SHAPE() { return &kShape; }
-const KernelRegistration* Register_SPLIT() { return &kSplit; }
-const KernelRegistration* Register_SPLIT_V() { return &kSplitV; }
-const KernelRegistration* Register_SQUEEZE() { return &kSqueeze; }
-const KernelRegistration* Register_UNPACK() { return &kUnpack; }
+RT_REGISTER_KERNEL(EXPAND_DIMS, &PrepareSameData, &EvalSameData)
+RT_REGISTER_KERNEL(PACK, &PrepareStack<true>, &EvalStack<true>)
+RT_REGISTER_KERNEL(SHAPE, &PrepareShape, &EvalShape)
+RT_REGISTER_KERNEL(SPLIT, &PrepareSplit, &EvalSplit<1>)
+RT_REGISTER_KERNEL(SPLIT_V, &PrepareSplitV, &EvalSplit<0>)
+RT_REGISTER_KERNEL(SQUEEZE, &PrepareSameData, &EvalSameData)
+RT_REGISTER_KERNEL(UNPACK, &PrepareStack<false>, &EvalStack<false>)
 
 }  // namespace arenaplan::rt

@@ -93,13 +93,17 @@ Status FilterBankEval(KernelContext& ctx) {
 
 // --- SignalFilterBankSquareRoot --------------------------------------------------------------------
 
-uint16_t Sqrt32(uint32_t num) {
-  if (num == 0) return 0;
-  uint32_t res = 0;
-  int32_t max_bit_number = 32 - static_cast<int32_t>(MostSignificantBit32(num));
+// TFLM's bit-by-bit square root of num != 0 (Sqrt32 / Sqrt64 on U = uint32_t / uint64_t), rounded
+// to nearest but saturating at the largest half-width value; msb = MostSignificantBit(num).
+template <typename U>
+U SqrtBits(U num, uint32_t msb) {
+  constexpr int32_t kTop = static_cast<int32_t>(sizeof(U) * 8) - 1;
+  constexpr U kHalfMax = (U{1} << ((kTop + 1) / 2)) - 1;
+  U res = 0;
+  int32_t max_bit_number = kTop + 1 - static_cast<int32_t>(msb);
   max_bit_number |= 1;
-  uint32_t bit = 1u << (31 - max_bit_number);
-  int32_t iterations = (31 - max_bit_number) / 2 + 1;
+  U bit = U{1} << (kTop - max_bit_number);
+  int32_t iterations = (kTop - max_bit_number) / 2 + 1;
   while (iterations--) {
     if (num >= res + bit) {
       num -= res + bit;
@@ -109,29 +113,19 @@ uint16_t Sqrt32(uint32_t num) {
     }
     bit >>= 2u;
   }
-  if (num > res && res != 0xFFFF) ++res;
-  return static_cast<uint16_t>(res);
+  if (num > res && res != kHalfMax) ++res;
+  return res;
+}
+
+uint16_t Sqrt32(uint32_t num) {
+  if (num == 0) return 0;
+  return static_cast<uint16_t>(SqrtBits(num, MostSignificantBit32(num)));
 }
 
 uint32_t Sqrt64(uint64_t num) {
   // TFLM's shortcut: 32-bit routine when the high word is clear (slightly off near 2^32).
   if ((num >> 32) == 0) return Sqrt32(static_cast<uint32_t>(num));
-  uint64_t res = 0;
-  int32_t max_bit_number = 64 - static_cast<int32_t>(MostSignificantBit64(num));
-  max_bit_number |= 1;
-  uint64_t bit = 1ull << (63 - max_bit_number);
-  int32_t iterations = (63 - max_bit_number) / 2 + 1;
-  while (iterations--) {
-    if (num >= res + bit) {
-      num -= res + bit;
-      res = (res >> 1u) + bit;
-    } else {
-      res >>= 1u;
-    }
-    bit >>= 2u;
-  }
-  if (num > res && res != 0xFFFFFFFFull) ++res;
-  return static_cast<uint32_t>(res);
+  return static_cast<uint32_t>(SqrtBits(num, MostSignificantBit64(num)));
 }
 
 Status SqrtPrepare(KernelContext& ctx) {

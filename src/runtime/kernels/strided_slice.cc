@@ -6,6 +6,7 @@
 // when its stride is 1. O(output elements).
 #include <cstring>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -50,12 +51,7 @@ Status ReadIndexTensor(KernelContext& ctx, uint32_t k, const char* what, int32_t
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 4, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
-                    TypeName(out.type));
-  }
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
   if (in.rank < 1 || in.rank > kDims) {
     return ctx.Fail(Status::kUnsupported, "input rank %d not supported (1..5)", in.rank);

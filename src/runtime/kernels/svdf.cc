@@ -41,15 +41,22 @@ float ActivationFloat(tfl::ActivationFunctionType a, float x) {
   }
 }
 
+// Input, weights_feature, weights_time, bias (optional: *has_bias), activation state, output.
+Status GetTensors(KernelContext& ctx, TensorView* in, TensorView* wf, TensorView* wt, TensorView* bias,
+                  bool* has_bias, TensorView* state, TensorView* out) {
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, wf));
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 2, wt));
+  *has_bias = ctx.GetInput(3, bias);
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 4, state));
+  return RequireOutput(ctx, 0, out);
+}
+
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 5, 1));
   TensorView in, wf, wt, bias, state, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &wf));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &wt));
-  const bool has_bias = ctx.GetInput(3, &bias);
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 4, &state));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  bool has_bias = false;
+  RT_RETURN_IF_ERROR(GetTensors(ctx, &in, &wf, &wt, &bias, &has_bias, &state, &out));
   const auto* opts = Options<tfl::SVDFOptions>(ctx);
   const int32_t rank = opts != nullptr ? opts->rank() : 0;
   if (rank <= 0) return ctx.Fail(Status::kInvalidModel, "rank %d must be positive", rank);
@@ -134,55 +141,71 @@ Status Prepare(KernelContext& ctx) {
   return Status::kOk;
 }
 
-template <typename T>
-void ShiftLeft(T* state, int64_t n) {
+// Steps 1 and 2: shift the state left, then state[b][f][memory-1] = store(sum of
+// weights_feature[f][c] * center(input[b][c]), accumulated in Acc).
+template <typename Acc, typename In, typename T, typename Center, typename Store>
+void FeatureMatmul(const SvdfData& d, const In* input, const In* wf, T* state, Center center, Store store) {
+  const int64_t n = static_cast<int64_t>(d.batch) * d.n_filter * d.n_memory;
   for (int64_t i = 0; i + 1 < n; ++i) state[i] = state[i + 1];
+  for (int32_t b = 0; b < d.batch; ++b) {
+    T* result = state + static_cast<int64_t>(b) * d.n_filter * d.n_memory + (d.n_memory - 1);
+    const In* x = input + static_cast<int64_t>(b) * d.n_input;
+    const In* w = wf;
+    for (int32_t f = 0; f < d.n_filter; ++f) {
+      Acc dot = 0;
+      for (int32_t c = 0; c < d.n_input; ++c) dot += *w++ * center(x[c]);
+      *result = store(dot);
+      result += d.n_memory;
+    }
+  }
+}
+
+// Steps 3 and 4: scratch[b][f] = weights_time[f] . center(state[b][f]); then out[b][u] = bias[u]
+// (or 0) plus the rank filters of unit u, summed with add.
+template <typename Acc, typename T, typename Center, typename Add>
+void TimeMatmulAndReduce(const SvdfData& d, const T* wt, const T* state, const Acc* bias, Acc* scratch, Acc* out,
+                         Center center, Add add) {
+  for (int32_t b = 0; b < d.batch; ++b) {
+    Acc* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
+    const T* v1 = wt;
+    const T* v2 = state + static_cast<int64_t>(b) * d.n_memory * d.n_filter;
+    for (int32_t f = 0; f < d.n_filter; ++f) {
+      Acc acc = 0;
+      for (int32_t j = 0; j < d.n_memory; ++j) acc += *v1++ * center(*v2++);
+      sp[f] = acc;
+    }
+  }
+  const int64_t outputs = static_cast<int64_t>(d.batch) * d.n_unit;
+  for (int64_t i = 0; i < outputs; ++i) out[i] = bias != nullptr ? bias[i % d.n_unit] : Acc{0};
+  for (int32_t b = 0; b < d.batch; ++b) {
+    Acc* o = out + static_cast<int64_t>(b) * d.n_unit;
+    const Acc* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
+    for (int32_t u = 0; u < d.n_unit; ++u) {
+      for (int32_t r = 0; r < d.rank; ++r) o[u] = add(o[u], *sp++);
+    }
+  }
 }
 
 template <typename T>
 void EvalInteger(const SvdfData& d, const int8_t* input, const int8_t* wf, const T* wt,
                  const int32_t* bias, T* state, int32_t* scratch, int32_t* scratch_out,
                  int8_t* output) {
-  ShiftLeft(state, static_cast<int64_t>(d.batch) * d.n_filter * d.n_memory);
   const int32_t smax = sizeof(T) == 2 ? 32767 : 127;
   const int32_t smin = sizeof(T) == 2 ? -32768 : -128;
-  for (int32_t b = 0; b < d.batch; ++b) {
-    T* result = state + static_cast<int64_t>(b) * d.n_filter * d.n_memory + (d.n_memory - 1);
-    const int8_t* x = input + static_cast<int64_t>(b) * d.n_input;
-    const int8_t* w = wf;
-    for (int32_t f = 0; f < d.n_filter; ++f) {
-      int32_t dot = 0;
-      for (int32_t c = 0; c < d.n_input; ++c) dot += *w++ * (x[c] - d.input_zp);
-      dot = MultiplyByQuantizedMultiplier(dot, d.scale_1_a, d.scale_1_b);
-      dot = d.state_zp + dot;  // zero point before the clamp, as TFLM does
-      dot = dot < smin ? smin : (dot > smax ? smax : dot);
-      *result = static_cast<T>(dot);
-      result += d.n_memory;
-    }
-  }
-  for (int32_t b = 0; b < d.batch; ++b) {
-    int32_t* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
-    const T* v1 = wt;
-    const T* v2 = state + static_cast<int64_t>(b) * d.n_memory * d.n_filter;
-    for (int32_t f = 0; f < d.n_filter; ++f) {
-      int32_t acc = 0;
-      for (int32_t j = 0; j < d.n_memory; ++j) acc += *v1++ * (*v2++ - d.state_zp);
-      sp[f] = acc;
-    }
-  }
+  FeatureMatmul<int32_t>(
+      d, input, wf, state, [&](int8_t x) { return x - d.input_zp; },
+      [&](int32_t dot) {
+        dot = MultiplyByQuantizedMultiplier(dot, d.scale_1_a, d.scale_1_b);
+        dot = d.state_zp + dot;  // zero point before the clamp, as TFLM does
+        dot = dot < smin ? smin : (dot > smax ? smax : dot);
+        return static_cast<T>(dot);
+      });
+  // Wrapping sum: TFLM's int32 accumulation wraps on its targets, and the scrambled keyword
+  // model does overflow here; unsigned arithmetic gives the same bits without UB.
+  TimeMatmulAndReduce(
+      d, wt, state, bias, scratch, scratch_out, [&](T v) { return v - d.state_zp; },
+      [](int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); });
   const int64_t outputs = static_cast<int64_t>(d.batch) * d.n_unit;
-  for (int64_t i = 0; i < outputs; ++i) scratch_out[i] = bias != nullptr ? bias[i % d.n_unit] : 0;
-  for (int32_t b = 0; b < d.batch; ++b) {
-    int32_t* o = scratch_out + static_cast<int64_t>(b) * d.n_unit;
-    const int32_t* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
-    for (int32_t u = 0; u < d.n_unit; ++u) {
-      // Wrapping sum: TFLM's int32 accumulation wraps on its targets, and the scrambled keyword
-      // model does overflow here; unsigned arithmetic gives the same bits without UB.
-      for (int32_t r = 0; r < d.rank; ++r) {
-        o[u] = static_cast<int32_t>(static_cast<uint32_t>(o[u]) + static_cast<uint32_t>(*sp++));
-      }
-    }
-  }
   for (int64_t i = 0; i < outputs; ++i) {
     int32_t v = MultiplyByQuantizedMultiplier(scratch_out[i], d.scale_2_a, d.scale_2_b) + d.output_zp;
     v = v < -128 ? -128 : (v > 127 ? 127 : v);
@@ -192,49 +215,18 @@ void EvalInteger(const SvdfData& d, const int8_t* input, const int8_t* wf, const
 
 void EvalFloat(const SvdfData& d, const float* input, const float* wf, const float* wt,
                const float* bias, float* state, float* scratch, float* output) {
-  ShiftLeft(state, static_cast<int64_t>(d.batch) * d.n_filter * d.n_memory);
-  float* result = state + (d.n_memory - 1);
-  for (int32_t b = 0; b < d.batch; ++b) {
-    const float* w = wf;
-    for (int32_t f = 0; f < d.n_filter; ++f) {
-      const float* x = input + static_cast<int64_t>(b) * d.n_input;
-      float dot = 0.0f;
-      for (int32_t k = 0; k < d.n_input; ++k) dot += *w++ * *x++;
-      *result = dot;
-      result += d.n_memory;
-    }
-  }
-  for (int32_t b = 0; b < d.batch; ++b) {
-    float* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
-    const float* v1 = wt;
-    const float* v2 = state + static_cast<int64_t>(b) * d.n_memory * d.n_filter;
-    for (int32_t f = 0; f < d.n_filter; ++f) {
-      float acc = 0.0f;
-      for (int32_t j = 0; j < d.n_memory; ++j) acc += *v1++ * *v2++;
-      sp[f] = acc;
-    }
-  }
+  const auto same = [](float v) { return v; };
+  FeatureMatmul<float>(d, input, wf, state, same, same);
+  TimeMatmulAndReduce(d, wt, state, bias, scratch, output, same, [](float a, float b) { return a + b; });
   const int64_t outputs = static_cast<int64_t>(d.batch) * d.n_unit;
-  for (int64_t i = 0; i < outputs; ++i) output[i] = bias != nullptr ? bias[i % d.n_unit] : 0.0f;
-  for (int32_t b = 0; b < d.batch; ++b) {
-    float* o = output + static_cast<int64_t>(b) * d.n_unit;
-    const float* sp = scratch + static_cast<int64_t>(b) * d.n_filter;
-    for (int32_t u = 0; u < d.n_unit; ++u) {
-      for (int32_t r = 0; r < d.rank; ++r) o[u] += *sp++;
-    }
-  }
   for (int64_t i = 0; i < outputs; ++i) output[i] = ActivationFloat(d.activation, output[i]);
 }
 
 Status Eval(KernelContext& ctx) {
   const auto* d = static_cast<const SvdfData*>(ctx.op_data());
   TensorView in, wf, wt, bias, state, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &wf));
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &wt));
-  const bool has_bias = ctx.GetInput(3, &bias);
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 4, &state));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  bool has_bias = false;
+  RT_RETURN_IF_ERROR(GetTensors(ctx, &in, &wf, &wt, &bias, &has_bias, &state, &out));
   void* scratch = ctx.GetScratch(d->scratch_index);
   if (scratch == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
   if (d->type == TensorType::FLOAT32) {
