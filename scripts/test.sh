@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== fuzz: model reader + lifetimes + planners (${ARENAPLAN_FUZZ_SECONDS:-60} s)"
+echo "== fuzz: model reader + lifetimes + planners + TFLM sizing (${ARENAPLAN_FUZZ_SECONDS:-60} s)"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DARENAPLAN_FUZZ=ON -DARENAPLAN_BUILD_TESTS=OFF -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target model_fuzzer -j "$jobs"
