@@ -19,8 +19,8 @@ struct TensorSpec {
   std::vector<int32_t> shape;
   uint32_t buffer = 0;                        // 0 = the empty buffer (not constant)
   bool is_variable = false;
-  std::optional<Quantization> quantization;   // written as scale / zero_point / quantized_dimension
-  std::vector<int32_t> shape_signature;       // omitted when empty
+  std::optional<Quantization> quantization{};  // written as scale / zero_point / quantized_dimension
+  std::vector<int32_t> shape_signature{};     // omitted when empty
 };
 
 // Which BuiltinOptions table an operator carries, and the fields the writer knows.
@@ -45,9 +45,9 @@ struct OperatorSpec {
   uint32_t opcode_index = 0;
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
-  std::vector<int32_t> intermediates;
-  OpOptions options;
-  std::vector<uint8_t> custom_options;  // CUSTOM ops (flexbuffer bytes); omitted when empty
+  std::vector<int32_t> intermediates{};
+  OpOptions options{};
+  std::vector<uint8_t> custom_options{};  // CUSTOM ops (flexbuffer bytes); omitted when empty
 };
 
 struct SubgraphSpec {

@@ -115,7 +115,9 @@ TEST(ModelCorpus, CopyWithOfflinePlanKeepsEveryModelIntact) {
     EXPECT_EQ(m->metadata.size(), original->metadata.size() + (had_plan ? 0 : 1));
     for (size_t i = 0; i < original->metadata.size(); ++i) {
       EXPECT_EQ(m->metadata[i].name, original->metadata[i].name);
-      if (m->metadata[i].name != kOfflinePlanMetadataName) EXPECT_EQ(m->metadata[i].buffer, original->metadata[i].buffer);
+      if (m->metadata[i].name != kOfflinePlanMetadataName) {
+        EXPECT_EQ(m->metadata[i].buffer, original->metadata[i].buffer);
+      }
     }
     const auto* a = tfl::GetModel(bytes.data());
     const auto* b = tfl::GetModel(copy->data());

@@ -133,7 +133,9 @@ TEST(Reader, RandomBytesNeverCrash) {
     for (auto& b : junk) b = static_cast<uint8_t>(rng());
     if (trial % 2) std::memcpy(junk.data() + 4, "TFL3", 4);
     auto m = ReadModel(junk.data(), junk.size());
-    if (!m.ok()) EXPECT_EQ(m.status().code(), ErrorCode::kInvalidArgument);
+    if (!m.ok()) {
+      EXPECT_EQ(m.status().code(), ErrorCode::kInvalidArgument);
+    }
   }
 }
 

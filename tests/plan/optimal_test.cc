@@ -44,8 +44,8 @@ std::string Check(const Problem& p, const Plan& plan) {
 // no conflicts. Plain enumeration of every offset, independent of the planner's ideas.
 struct Brute {
   const Problem& p;
-  std::vector<size_t> order;
-  std::vector<Offset> off;
+  std::vector<size_t> order{};
+  std::vector<Offset> off{};
   Bytes height = 0;
 
   bool Fits(size_t k) {

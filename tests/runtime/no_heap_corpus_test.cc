@@ -54,6 +54,10 @@ void* realloc(void* p, size_t n) {
 }
 }
 
+// These replacements pair malloc with free themselves; GCC's mismatch warning does not see that.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpragmas"
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void* operator new(size_t n) {
   if (g_heap_forbidden.load(std::memory_order_relaxed)) Forbidden("operator new");
   void* p = std::malloc(n ? n : 1);
@@ -65,6 +69,7 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
 void operator delete[](void* p, size_t) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace arenaplan::testing {
 namespace {

@@ -133,7 +133,9 @@ TEST_P(RuntimeCorpus, SmallestArenaIsExact) {
     if (PendingKernel(m, s, run->interp->error_message())) return;
     ASSERT_EQ(s, rt::Status::kOk) << run->interp->error_message();
     min_bytes = run->interp->memory_record().min_arena_bytes;
-    if (m.tflm_min_arena != 0) EXPECT_LE(min_bytes, m.tflm_min_arena) << m.model;
+    if (m.tflm_min_arena != 0) {
+      EXPECT_LE(min_bytes, m.tflm_min_arena) << m.model;
+    }
   }
   {
     auto run = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes);
