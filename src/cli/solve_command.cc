@@ -127,7 +127,7 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
   cmd->add_option("--planner", a->planner, "planner (see `arenaplan plan --help`)")->check(CLI::IsMember(names));
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--time-limit", a->time_limit, "seconds for the exact search")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve (best: the portfolio; optimal: seed and search)")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--minimize", a->minimize, "with --capacity: minimise the height instead of only fitting");
   cmd->add_option("--format", a->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", a->output, "write the CSV / JSON here instead of stdout");

@@ -30,7 +30,15 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
     // Heuristics run first (registry order); the exact search only when they left a gap.
     if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
     PlannerOptions entry_options = options;
-    if (exact && entry_options.time_limit_seconds <= 0) entry_options.time_limit_seconds = kBestExactSearchSeconds;
+    if (options.time_limit_seconds > 0) {
+      // The caller's limit covers the whole portfolio: each planner gets what is left.
+      const std::chrono::duration<double> used = std::chrono::steady_clock::now() - start;
+      entry_options.time_limit_seconds = options.time_limit_seconds - used.count();
+      if (entry_options.time_limit_seconds <= 0 && best) break;
+      entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, 1e-3);
+    } else if (exact) {
+      entry_options.time_limit_seconds = kBestExactSearchSeconds;
+    }
     Result<PlanResult> r = entry.run(problem, entry_options);
     if (!r.ok()) {
       if (!first_error) first_error = r.status();

@@ -194,16 +194,22 @@ Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& opt
   bool have = false;
   const size_t n = problem.buffers.size();
   const size_t runs = n > kHugeProblem ? kHugeVariants : n > kLargeProblem ? kLargeVariants : std::size(kVariants);
+  // Between runs: the caller's cancel flag or time limit stops the portfolio (never the first
+  // run, so there is always a plan to return).
+  auto stop = [&] {
+    if (options.cancel && options.cancel->load()) return true;
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    return options.time_limit_seconds > 0 && took.count() >= options.time_limit_seconds;
+  };
   for (size_t r = 0; r < runs; ++r) {
     const Variant& v = kVariants[r];
-    // Keep the first run even when cancelled, so there is always a plan to return.
-    if (have && ((options.cancel && options.cancel->load()) || best.height <= bound)) break;
+    if (have && (stop() || best.height <= bound)) break;
     Plan plan = RunVariant(problem, keys, v, &index);
     if (!have || plan.height < best.height) best = std::move(plan);
     have = true;
   }
   for (GapRule rule : {GapRule::kBestFit, GapRule::kFirstFit}) {
-    if (n > kRepairMaxBuffers || best.height <= bound || (options.cancel && options.cancel->load())) break;
+    if (n > kRepairMaxBuffers || best.height <= bound || stop()) break;
     Plan plan = CriticalFirst(problem, rule, kRepairRounds, bound, &index);
     if (plan.height < best.height) best = std::move(plan);
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "plan/best_fit.h"
+#include "plan/lower_bound.h"
 
 namespace arenaplan::plan {
 namespace {
@@ -21,6 +22,11 @@ using Clock = std::chrono::steady_clock;
 constexpr double kDefaultTimeLimitSeconds = 10.0;
 constexpr size_t kOwnSeedMaxBuffers = 4000;  // our quadratic first-fit seed only below this
 constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
+// The exact search keeps every time-overlapping pair and every (section, live buffer) entry. It
+// is built only while they stay within memory proportional to the problem: this many ints per
+// buffer, plus a fixed allowance that every small problem fits (A-K, every model).
+constexpr uint64_t kSearchIntsPerBuffer = 64;
+constexpr uint64_t kSearchIntsAllowance = uint64_t{1} << 22;
 
 // The shared checks (ValidateProblem) plus what the section sweep needs: last + 1 representable.
 Status Validate(const Problem& problem) {
@@ -52,6 +58,40 @@ std::vector<std::vector<size_t>> TimePartitions(const std::vector<Buffer>& buffe
   }
   for (auto& p : parts) std::sort(p.begin(), p.end());
   return parts;
+}
+
+// Ints the exact search would store for these buffers: both directions of every time-overlapping
+// pair plus one entry per section each buffer spans. Counted in O(n log n) without storing them.
+uint64_t SearchFootprint(const std::vector<Buffer>& b) {
+  const size_t n = b.size();
+  std::vector<Step> firsts(n), lasts(n), points;
+  points.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    firsts[i] = b[i].first;
+    lasts[i] = b[i].last;
+    points.push_back(b[i].first);
+    points.push_back(b[i].last + 1);
+  }
+  std::sort(firsts.begin(), firsts.end());
+  std::sort(lasts.begin(), lasts.end());
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  uint64_t ints = 0;
+  for (size_t k = 0; k < n; ++k) {
+    // Pairs: buffers starting before this one (in sorted order) that are still alive at its start.
+    const auto ended = std::lower_bound(lasts.begin(), lasts.end(), firsts[k]) - lasts.begin();
+    ints += 2 * (k - static_cast<uint64_t>(std::min<ptrdiff_t>(ended, static_cast<ptrdiff_t>(k))));
+  }
+  for (const Buffer& x : b) {
+    const auto from = std::lower_bound(points.begin(), points.end(), x.first);
+    const auto to = std::lower_bound(points.begin(), points.end(), x.last + 1);
+    ints += static_cast<uint64_t>(to - from);
+  }
+  return ints;
+}
+
+bool SearchFitsMemoryBudget(const std::vector<Buffer>& b) {
+  return SearchFootprint(b) <= kSearchIntsPerBuffer * b.size() + kSearchIntsAllowance;
 }
 
 // First fit in the given order: each buffer at the lowest aligned offset free of every placed
@@ -93,7 +133,7 @@ Bytes HeightOf(const std::vector<Buffer>& b, const std::vector<Offset>& off) {
 }
 
 // Best of a few first-fit orders (size, area, lifetime, start).
-std::vector<Offset> GreedySeed(const std::vector<Buffer>& b) {
+std::vector<Offset> GreedySeed(const std::vector<Buffer>& b, Clock::time_point deadline) {
   const int n = static_cast<int>(b.size());
   auto width = [&](int i) { return b[i].last - b[i].first; };
   using Less = std::function<bool(int, int)>;
@@ -111,6 +151,7 @@ std::vector<Offset> GreedySeed(const std::vector<Buffer>& b) {
   Bytes best_h = 0;
   std::vector<int> idx(n);
   for (const Less& less : orders) {
+    if (!best.empty() && Clock::now() >= deadline) break;  // the first order always completes
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(), less);
     std::vector<Offset> off = FirstFit(b, idx);
@@ -132,6 +173,8 @@ struct Piece {
   Bytes lb = 0;
   Bytes proven_lb = 0;        // this piece's optimum is >= this
   std::vector<Offset> best;   // best placement found (empty: none within limits)
+  // null when the exact search was not built (too dense for linear memory, or no time left):
+  // the piece keeps its seed and its section bound.
   Bytes best_h = 0;
   Bytes g = 1;                // every reachable height is a multiple of g
 };
@@ -144,6 +187,7 @@ struct Clocked {
 };
 
 Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
+  if (piece.search == nullptr) return Outcome::kBudget;
   std::vector<Offset> off;
   const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel}, &off);
   if (r == Outcome::kFound) {
@@ -162,6 +206,7 @@ Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, cons
 // Smallest height >= floor at which this piece fits, searched over multiples of g up to `limit`
 // (inclusive; the capacity, or unbounded). Keeps proofs (proven_lb) apart from timeouts.
 void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& clock) {
+  if (piece.search == nullptr) return;
   auto up = [&](Bytes h) { return (h + g - 1) / g * g; };
   Bytes lo = up(std::max({floor, piece.lb, piece.proven_lb}));
   // hi: a height known to fit (best found), or limit + g meaning "none yet".
@@ -189,6 +234,15 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
       clock.remaining() > 0 && !clock.cancelled()) {
     Probe(piece, piece.best_h - g, clock.deadline, clock);
   }
+}
+
+// A piece the heuristics could not fit and the exact search was not built for.
+Status SearchNotRun(Bytes capacity, const Clocked& clock) {
+  const std::string what = "no plan within capacity " + std::to_string(capacity) + " from the heuristics";
+  if (clock.cancelled()) return Status(ErrorCode::kCancelled, what + ", and cancelled before the exact search");
+  if (clock.remaining() <= 0) return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
+  return Status(ErrorCode::kUnsupported,
+                what + ", and too many overlapping buffers for the exact search in linear memory");
 }
 
 }  // namespace
@@ -226,8 +280,14 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     Piece p;
     p.index = std::move(idx);
     for (size_t i : p.index) p.buffers.push_back(buffers[i]);
-    p.search = std::make_unique<DecisionSearch>(p.buffers);
-    p.lb = p.search->lower_bound();
+    if (SearchFitsMemoryBudget(p.buffers) && clock.remaining() > 0 && !clock.cancelled()) {
+      p.search = std::make_unique<DecisionSearch>(p.buffers);
+      p.lb = p.search->lower_bound();
+    } else {
+      Problem piece_problem;
+      piece_problem.buffers = p.buffers;
+      p.lb = LiveBytesLowerBound(piece_problem);
+    }
     p.proven_lb = p.lb;
     p.g = g;
     pieces.push_back(std::move(p));
@@ -247,7 +307,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   // when our own seed can run.
   std::vector<Offset> seed;
   const bool use_best_fit = buffers.size() > kOwnSeedMaxBuffers || limit_s >= 1.0;
-  if (auto bf = use_best_fit ? PlanBestFit(problem, PlannerOptions{}) : Result<PlanResult>(Internal("skipped"));
+  PlannerOptions seed_options;
+  seed_options.cancel = options.cancel;
+  seed_options.time_limit_seconds = std::max(1e-3, clock.remaining() * 0.5);  // one variant at least
+  if (auto bf = use_best_fit ? PlanBestFit(problem, seed_options) : Result<PlanResult>(Internal("skipped"));
       bf.ok()) {
     seed = std::move(bf->plan.offsets);
   }
@@ -256,8 +319,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       for (size_t i : p.index) p.best.push_back(seed[i]);
       p.best_h = HeightOf(p.buffers, p.best);
     }
-    if (p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb)) {
-      std::vector<Offset> own = GreedySeed(p.buffers);
+    // Our own first-fit orders seed the exact search; a piece without one keeps the portfolio's.
+    if (p.search != nullptr && p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb) &&
+        clock.remaining() > 0) {
+      std::vector<Offset> own = GreedySeed(p.buffers, clock.deadline);
       const Bytes own_h = HeightOf(p.buffers, own);
       if (p.best.empty() || own_h < p.best_h) {
         p.best = std::move(own);
@@ -284,6 +349,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
         result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
         return finish(PlanStatus::kInfeasible);
       }
+      if (r == Outcome::kBudget) return SearchNotRun(capacity, clock);
       if (r == Outcome::kTimeout) {
         return Status(ErrorCode::kDeadlineExceeded,
                       "no plan within capacity " + std::to_string(capacity) + " found in " +
@@ -306,6 +372,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
+      if (p.search == nullptr) return SearchNotRun(capacity, clock);
       if (clock.cancelled()) {
         return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
                                                  std::to_string(capacity) + " was found");
@@ -321,7 +388,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   for (Piece& p : pieces) {
     for (size_t k = 0; k < p.index.size(); ++k) result.plan.offsets[p.index[k]] = p.best[k];
     proven = std::max(proven, p.proven_lb);
-    result.nodes += p.search->nodes();
+    if (p.search != nullptr) result.nodes += p.search->nodes();
   }
   result.plan.height = HeightOf(buffers, result.plan.offsets);
   // A NOT_FOUND proof at h says the optimum is > h, hence >= the next multiple of g.

@@ -1,5 +1,6 @@
 // The optimal planner against an independent brute force on thousands of seeded random problems,
 // plus decision mode, fixed offsets, alignment, bad input, timeouts and cancellation.
+#include "plan/lower_bound.h"
 #include "plan/optimal.h"
 
 #include <gtest/gtest.h>
@@ -294,6 +295,37 @@ TEST(OptimalTest, TimeLimitReturnsValidPlanWithoutFalseProof) {
   EXPECT_GE(r->lower_bound, 1000);
   EXPECT_LT(r->lower_bound, r->plan.height);
   EXPECT_LT(took, 5.0);  // sanity only; timing precision is measured in the benchmark
+}
+
+TEST(OptimalTest, DenseProblemKeepsTheSeedInsteadOfQuadraticMemory) {
+  // 3000 buffers, ~1800 alive at every step: ~5M overlapping pairs, beyond the search's linear
+  // memory budget (64 ints per buffer + 4M). The planner returns the verified heuristic seed with
+  // its section bound, runs no search node and claims no proof it does not have.
+  Problem p;
+  for (int i = 0; i < 3000; ++i) {
+    Buffer b;
+    b.size = 16 * (1 + (i * 7919) % 13);
+    b.first = i % 97;
+    b.last = b.first + 60 + (i * 31) % 40;
+    p.buffers.push_back(b);
+  }
+  PlannerOptions o;
+  o.time_limit_seconds = 1;
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Check(p, r->plan), "");
+  EXPECT_EQ(r->nodes, 0);
+  EXPECT_EQ(r->lower_bound, LiveBytesLowerBound(p));
+  EXPECT_EQ(r->status, r->plan.height == r->lower_bound ? PlanStatus::kOptimal : PlanStatus::kFeasible);
+  // Decision mode below the seed: said plainly, not "infeasible" and not a timeout.
+  p.capacity = r->lower_bound;
+  o.minimize = false;
+  auto d = PlanOptimal(p, o);
+  if (r->plan.height > r->lower_bound) {
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.status().code(), ErrorCode::kUnsupported);
+    EXPECT_NE(d.status().message().find("linear memory"), std::string::npos) << d.status().message();
+  }
 }
 
 TEST(OptimalTest, CancelFlagStopsTheSearch) {
