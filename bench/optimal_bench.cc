@@ -7,7 +7,9 @@
 //
 // Usage: optimal_bench [--instances=ABC...] [--limit=SECONDS] [--skip-minimize] [--skip-models]
 //                      [--skip-instances] [--skip-limits] [benchmark flags]
-// Last table: the time limit's precision on a hard synthetic instance (limit vs wall time).
+// Then the time limit's precision on a hard synthetic instance (limit vs wall time), and on the
+// real allocation traces (shared/benchmarks/real-traces, up to 62k buffers) for `best` (the
+// default of `solve`) and `optimal`: wall time of the whole call, status, height, bound.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -21,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/best.h"
+#include "plan/csv.h"
 #include "plan/optimal.h"
 #include "plan/verify.h"
 
@@ -229,6 +233,39 @@ void RunTimeLimits() {
   }
 }
 
+void RunTraceLimits() {
+  std::printf("\n%-28s %7s %-8s %-6s %10s %-10s %14s %14s\n", "trace", "buffers", "planner", "limit",
+              "took_s", "status", "height", "bound");
+  std::vector<fs::path> traces;
+  const fs::path dir = fs::path(SharedDir()) / "benchmarks" / "real-traces";
+  if (fs::is_directory(dir)) {
+    for (const auto& e : fs::directory_iterator(dir)) {
+      if (e.path().extension() == ".csv") traces.push_back(e.path());
+    }
+  }
+  std::sort(traces.begin(), traces.end());
+  for (const fs::path& path : traces) {
+    auto csv = arenaplan::plan::ReadCsvFile(path.string());
+    if (!csv.ok()) continue;
+    for (const char* planner : {"best", "optimal"}) {
+      for (double limit : {0.1, 1.0}) {
+        PlannerOptions o;
+        o.time_limit_seconds = limit;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = std::string(planner) == "best" ? arenaplan::plan::PlanBest(csv->problem, o)
+                                                : PlanOptimal(csv->problem, o);
+        const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const bool valid = r.ok() && arenaplan::plan::VerifyPlan(csv->problem, r->plan).ok();
+        std::printf("%-28s %7zu %-8s %-6.1f %10.3f %-10s %14lld %14lld\n", path.stem().string().c_str(),
+                    csv->problem.buffers.size(), planner, limit, took,
+                    !r.ok() ? "error" : valid ? PlanStatusName(r->status) : "INVALID",
+                    static_cast<long long>(r.ok() ? r->plan.height : 0),
+                    static_cast<long long>(r.ok() ? r->lower_bound : 0));
+      }
+    }
+  }
+}
+
 void BM_OptimalGoldenPlan(benchmark::State& state, std::string path) {
   int64_t head = 0;
   Problem p = ReadGoldenPlan(path, &head);
@@ -259,7 +296,10 @@ int main(int argc, char** argv) {
   }
   if (instances) RunInstances(which, limit, minimize);
   if (models) RunModels(10);
-  if (limits) RunTimeLimits();
+  if (limits) {
+    RunTimeLimits();
+    RunTraceLimits();
+  }
   int n = static_cast<int>(rest.size());
   bool any_filter = false;
   for (char* a : rest) any_filter = any_filter || std::string(a).rfind("--benchmark_filter", 0) == 0;
