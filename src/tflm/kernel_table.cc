@@ -57,8 +57,12 @@ const std::vector<KernelEntry>& KernelTable() {
         "Type {type} not currently supported by Pad."}},
       {"STRIDED_SLICE", {24, 24, 24}, {4, 4, 4}, {84, 84, 84}, P::kNone, S::kNone, Ty::kNone,
        "TfLiteStridedSliceParams; StridedSliceParams"},
-      {"CONCATENATION", {8, 8, 8}, {4, 4, 4}, {40, 24, 24}, P::kNone, S::kNone, Ty::kConcatTypes,
-       "TfLiteConcatenationParams; OpData"},
+      {"CONCATENATION", {8, 8, 8}, {4, 4, 4}, {40, 24, 24}, P::kNone, S::kNone, Ty::kAllowedTypes,
+       "TfLiteConcatenationParams; OpData", InitRule::kNone, {},
+       {TypeSet({T::kFloat32, T::kInt8, T::kInt16, T::kInt32, T::kInt64, T::kBool}), false, false,
+        "concatenation.cc input_type == kTfLiteFloat32 || input_type == kTfLiteInt8 || input_type == kTfLiteInt16 "
+        "|| input_type == kTfLiteInt32 || input_type == kTfLiteInt64 || input_type == kTfLiteBool was not true "
+        "(input {type})."}},
       // OpDataReduce: 11 int32-sized fields. Besides the 10 of older TFLM (multiplier ... num_axis)
       // it keeps a third scratch index, because MEAN now requests int[rank] as well as int[axes]
       // (golden plans: two scratch rows for a float MEAN, three for int8).
@@ -93,11 +97,16 @@ const std::vector<KernelEntry>& KernelTable() {
        "TfLiteUnidirectionalSequenceLSTMParams; OpDataLSTM: LstmSizeInfo 20, CellStateInfo 12, activation enum, "
        "4 GateParameters (2 FullyConnectedParams of 40), InterGateParameters (3 ArithmeticParams of 104, 8-aligned), "
        "int[4]"},
-      {"CAST", {8, 8, 2}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kCastInput, "TfLiteCastParams"},
+      {"CAST", {8, 8, 2}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kAllowedTypes, "TfLiteCastParams",
+       InitRule::kNone, {},
+       {TypeSet({T::kInt8, T::kInt16, T::kInt32, T::kUInt32, T::kInt64, T::kFloat32}), false, true,
+        "Input type {type} ({code}) not supported."}},
       {"SPACE_TO_BATCH_ND", {0, 0, 0}, {1, 1, 1}, {4, 4, 4}, P::kNone, S::kNone, Ty::kNone, "SpaceToBatchParams"},
       {"BATCH_TO_SPACE_ND", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "no Init"},
-      {"FLOOR_MOD", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kFloatOnlyAtInvoke, ""},
-      {"FLOOR_DIV", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kFloatOnlyAtInvoke, ""},
+      {"FLOOR_MOD", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kAllowedTypes, "", InitRule::kNone, {},
+       {TypeSet({T::kFloat32}), false, true, "Type '{type}' is not supported by FLOOR_MOD."}},
+      {"FLOOR_DIV", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kAllowedTypes, "", InitRule::kNone, {},
+       {TypeSet({T::kFloat32}), false, true, "Type '{type}' is not supported by FLOOR_DIV."}},
       {"ARG_MAX", {4, 4, 1}, {4, 4, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "TfLiteArgMaxParams"},
       {"SQRT", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, ""},
       {"MAXIMUM", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, ""},

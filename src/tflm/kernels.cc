@@ -82,7 +82,7 @@ uint64_t CircularBufferBytes(uint64_t capacity, const Target& t) {
 // Rows of a signal op: all elements but the last dimension.
 uint64_t OuterRows(const model::Tensor& t, size_t inner_dims) {
   uint64_t n = 1;
-  for (size_t d = 0; d + inner_dims < t.shape.size(); ++d) n *= static_cast<uint64_t>(t.shape[d] < 0 ? 0 : t.shape[d]);
+  for (size_t d = 0; d + inner_dims < t.shape.size(); ++d) n = Mul(n, static_cast<uint64_t>(std::max(t.shape[d], 0)));
   return n;
 }
 
@@ -418,6 +418,17 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   return a;
 }
 
+namespace {
+
+// The line TFLM's interpreter adds after a kernel's own message.
+std::string NodeFailed(std::string op, const std::string& index, bool at_invoke) {
+  if (op.rfind("CUSTOM:", 0) == 0) op = op.substr(7);
+  return "Node " + op + " (number " + index + ") failed to " + (at_invoke ? "invoke" : "prepare") +
+         " with status 1";
+}
+
+}  // namespace
+
 TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const KernelEntry& entry) {
   const model::Tensor* in0 = OpTensor(m, s, i, 0);
   const std::string index = std::to_string(i);
@@ -434,28 +445,25 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                       (a == TensorType::kInt16 && f == TensorType::kInt8) ||
                       (a == TensorType::kInt8 && (f == TensorType::kInt8 || f == TensorType::kInt4));
       if (ok) return {};
-      const std::string failed = ") failed to prepare with status 1";
       if (entry.types == TypeRule::kFcInputFilter) {
-        return {"Input type: " + type_name(in0) + " with filter type: " + type_name(filter) +
-                    " not supported. | Node FULLY_CONNECTED (number " + index + failed,
+        return {"Input type: " + type_name(in0) + " with filter type: " + type_name(filter) + " not supported. | " +
+                    NodeFailed(entry.op, index, false),
                 false};
       }
       return {"conv_common.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(in0) +
-                  ", filter " + type_name(filter) + ") | Node " + entry.op + " (number " + index + failed,
+                  ", filter " + type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
               false};
     }
     case TypeRule::kTransposeConvInputFilter: {
-      const model::Tensor* filter = OpTensor(m, s, i, 1);
-      if (in0 == nullptr || filter == nullptr) return {};
       // TRANSPOSE_CONV's inputs: output_shape, filter, input (index 2).
+      const model::Tensor* filter = OpTensor(m, s, i, 1);
       const model::Tensor* input = OpTensor(m, s, i, 2);
-      if (input == nullptr) return {};
+      if (filter == nullptr || input == nullptr) return {};
       if (input->type == filter->type || (input->type == TensorType::kInt16 && filter->type == TensorType::kInt8)) {
         return {};
       }
       return {"transpose_conv.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(input) +
-                  ", filter " + type_name(filter) + ") | Node TRANSPOSE_CONV (number " + index +
-                  ") failed to prepare with status 1",
+                  ", filter " + type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
               false};
     }
     case TypeRule::kAllowedTypes: {
@@ -469,48 +477,12 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
       };
       substitute("{type}", type_name(t));
       substitute("{code}", std::to_string(TfLiteTypeCode(t->type)));
-      std::string op = entry.op;
-      if (op.rfind("CUSTOM:", 0) == 0) op = op.substr(7);
-      const std::string node = "Node " + op + " (number " + index + ") failed to " +
-                               (entry.check.at_invoke ? "invoke" : "prepare") + " with status 1";
+      const std::string node = NodeFailed(entry.op, index, entry.check.at_invoke);
       return {message.empty() ? node : message + " | " + node, entry.check.at_invoke};
-    }
-    case TypeRule::kConcatTypes: {
-      if (in0 == nullptr) return {};
-      const TensorType t = in0->type;
-      if (t == TensorType::kFloat32 || t == TensorType::kInt8 || t == TensorType::kInt16 ||
-          t == TensorType::kInt32 || t == TensorType::kInt64 || t == TensorType::kBool) {
-        return {};
-      }
-      return {"concatenation.cc input_type == kTfLiteFloat32 || input_type == kTfLiteInt8 || input_type == "
-              "kTfLiteInt16 || input_type == kTfLiteInt32 || input_type == kTfLiteInt64 || input_type == "
-              "kTfLiteBool was not true (input " + type_name(in0) + "). | Node CONCATENATION (number " + index +
-                  ") failed to prepare with status 1",
-              false};
     }
     case TypeRule::kFillConstantDims: {
       if (in0 == nullptr || in0->has_data) return {};
-      return {"fill.cc Non-constant >dims< tensor is not supported | Node FILL (number " + index +
-                  ") failed to prepare with status 1",
-              false};
-    }
-    case TypeRule::kCastInput: {
-      if (in0 == nullptr) return {};
-      const TensorType t = in0->type;
-      if (t == TensorType::kInt8 || t == TensorType::kInt16 || t == TensorType::kInt32 || t == TensorType::kUInt32 ||
-          t == TensorType::kInt64 || t == TensorType::kFloat32) {
-        return {};
-      }
-      return {"Input type " + type_name(in0) + " (" + std::to_string(TfLiteTypeCode(t)) +
-                  ") not supported. | Node CAST (number " + index + ") failed to invoke with status 1",
-              true};
-    }
-    case TypeRule::kFloatOnlyAtInvoke: {
-      if (in0 == nullptr || in0->type == TensorType::kFloat32) return {};
-      const std::string op = entry.op;
-      return {"Type '" + type_name(in0) + "' is not supported by " + op + ". | Node " + op + " (number " + index +
-                  ") failed to invoke with status 1",
-              true};
+      return {"fill.cc Non-constant >dims< tensor is not supported | " + NodeFailed(entry.op, index, false), false};
     }
   }
   return {};

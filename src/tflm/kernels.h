@@ -65,10 +65,7 @@ enum class TypeRule : uint8_t {
   kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
   kFcInputFilter,     // Prepare: the same pairs, FULLY_CONNECTED's own message
   kTransposeConvInputFilter,  // Prepare: input type == filter type, or int16/int8
-  kConcatTypes,       // Prepare: f32, int8, int16, int32, int64, bool inputs
   kFillConstantDims,  // Prepare: the dims input must be constant
-  kCastInput,         // Invoke: input int8, int16, int32, uint32, int64, float32 (uint8 fails)
-  kFloatOnlyAtInvoke, // Invoke: float32 only (FLOOR_MOD, FLOOR_DIV)
   kAllowedTypes,      // KernelEntry::check: the tensor's type must be in a set
 };
 
