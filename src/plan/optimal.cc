@@ -169,12 +169,12 @@ Bytes Gcd(Bytes a, Bytes b) { return std::gcd(a, b); }
 struct Piece {
   std::vector<size_t> index;  // global buffer indices
   std::vector<Buffer> buffers;
+  // null when the exact search was not built (too dense for linear memory, or no time left):
+  // the piece keeps its seed and its section bound.
   std::unique_ptr<DecisionSearch> search;
   Bytes lb = 0;
   Bytes proven_lb = 0;        // this piece's optimum is >= this
   std::vector<Offset> best;   // best placement found (empty: none within limits)
-  // null when the exact search was not built (too dense for linear memory, or no time left):
-  // the piece keeps its seed and its section bound.
   Bytes best_h = 0;
   Bytes g = 1;                // every reachable height is a multiple of g
 };
