@@ -1,33 +1,18 @@
-// Firmware main: runs one embedded corpus model (model_data.cc, generated from ../shared at build
-// time) in a static arena with arenaplan's runtime, feeds the golden deterministic inputs, and
-// prints every output's bytes and FNV-1a digest; compares them with the golden TFLM digests baked
-// in at build time (FW_EXPECTED_FNV, space-separated hex) and exits through semihosting.
+// Firmware main: runs one embedded corpus model (model.h: the files build.sh generates from
+// ../shared) in a static arena with arenaplan's runtime and the model's own op resolver, feeds the
+// golden deterministic inputs, Invokes N times (N from the semihosting command line, default 1:
+// instruction counts per Invoke are differences between runs), prints every output's bytes and
+// FNV-1a digest, compares them with the golden TFLM digests and exits through semihosting.
 #include <cstdarg>
 #include <cstdint>
 #include <cstring>
 
+#include "model.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
 #include "semihost.h"
 
-#ifndef FW_ARENA_BYTES
-#error "FW_ARENA_BYTES must be defined (the arena size, from `arenaplan run --format json`)"
-#endif
-#ifndef FW_EXPECTED_FNV
-#define FW_EXPECTED_FNV ""
-#endif
-#ifndef FW_MODEL_NAME
-#define FW_MODEL_NAME "model"
-#endif
-
-extern const unsigned char g_model[];
-extern const unsigned int g_model_len;
-
 namespace {
-
-alignas(16) uint8_t g_arena[FW_ARENA_BYTES];
-
-using arenaplan::rt::Format;
 
 void Print(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 void Print(const char* fmt, ...) {
@@ -44,9 +29,9 @@ void Hex64(uint64_t v, char* out) {
   out[16] = '\0';
 }
 
-// The k-th space-separated word of FW_EXPECTED_FNV, or "" when absent.
+// The k-th space-separated word of g_expected_fnv, or "" when absent.
 void ExpectedFnv(uint32_t k, char* out) {
-  const char* p = FW_EXPECTED_FNV;
+  const char* p = g_expected_fnv;
   for (uint32_t i = 0; i < k && *p; ++i) {
     while (*p && *p != ' ') ++p;
     while (*p == ' ') ++p;
@@ -75,13 +60,28 @@ void PrintBytes(const uint8_t* data, uint32_t bytes) {
   }
 }
 
+// Invokes to run: the last word of the semihosting command line if it is a number in [1, 1000].
+uint32_t InvokeCount() {
+  char line[64];
+  if (!semihost::CommandLine(line, sizeof(line))) return 1;
+  const char* word = line;
+  for (const char* p = line; *p; ++p) {
+    if (*p == ' ') word = p + 1;
+  }
+  uint32_t n = 0;
+  for (; *word >= '0' && *word <= '9' && n <= 1000; ++word) n = n * 10 + static_cast<uint32_t>(*word - '0');
+  return (*word == '\0' && n >= 1 && n <= 1000) ? n : 1;
+}
+
 }  // namespace
 
 int main() {
   using namespace arenaplan::rt;
-  Print("arenaplan firmware: %s (%u bytes of model in flash, arena %u bytes)\n", FW_MODEL_NAME, g_model_len,
-        static_cast<unsigned>(sizeof(g_arena)));
-  Interpreter interp(g_model, g_model_len, AllOpsResolver(), g_arena, sizeof(g_arena));
+  const uint32_t invokes = InvokeCount();
+  Print("arenaplan firmware: %s (%u bytes of model in flash, arena %u bytes, %u Invoke%s)\n", g_model_name,
+        static_cast<unsigned>(g_model_len), static_cast<unsigned>(g_arena_bytes), static_cast<unsigned>(invokes),
+        invokes == 1 ? "" : "s");
+  Interpreter interp(g_model, g_model_len, FirmwareOpResolver(), g_arena, g_arena_bytes);
   Status s = interp.AllocateTensors();
   if (s != Status::kOk) {
     Print("AllocateTensors failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
@@ -90,11 +90,13 @@ int main() {
   const MemoryRecord& rec = interp.memory_record();
   Print("head %u tail %u arena_used_bytes %u min_arena_bytes %u\n", rec.head_bytes, rec.tail_bytes,
         interp.arena_used_bytes(), rec.min_arena_bytes);
-  for (uint32_t k = 0; k < interp.inputs_size(); ++k) FillGeneratedInput(interp.input(k), k, 0);
-  s = interp.Invoke();
-  if (s != Status::kOk) {
-    Print("Invoke failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
-    return 1;
+  for (uint32_t i = 0; i < invokes; ++i) {
+    for (uint32_t k = 0; k < interp.inputs_size(); ++k) FillGeneratedInput(interp.input(k), k, 0);
+    s = interp.Invoke();
+    if (s != Status::kOk) {
+      Print("Invoke failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
+      return 1;
+    }
   }
   bool pass = interp.outputs_size() > 0;
   for (uint32_t k = 0; k < interp.outputs_size(); ++k) {

@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/dsp/registrations.h"
 #include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
@@ -25,6 +26,7 @@ struct RunArgs {
   std::string outputs_to;
   uint64_t arena_bytes = 0;  // 0 = find the smallest working arena first
   std::string planner = "greedy";
+  std::string kernels = "portable";
   std::string format = "text";
   uint32_t invokes = 1;
 };
@@ -48,6 +50,10 @@ std::string ShapeString(const rt::TensorView& t) {
 
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
+const rt::OpResolver& Kernels(const RunArgs& a) {
+  return a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
+}
+
 int ExitFor(rt::Status s) {
   return (s == rt::Status::kUnsupported || s == rt::Status::kArenaFull) ? kExitNoSolution : kExitBadInput;
 }
@@ -58,11 +64,11 @@ int Fail(const std::string& message, int code) {
 }
 
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
-rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
-                        std::string* error) {
+rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::OpResolver& kernels,
+                        const rt::InterpreterOptions& opts, uint32_t* min_bytes, std::string* error) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
-    rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
+    rt::Interpreter interp(model.data(), model.size(), kernels, arena.data, arena.size, opts);
     const rt::Status s = interp.AllocateTensors();
     if (s == rt::Status::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;
@@ -84,12 +90,12 @@ int Run(const RunArgs& a) {
   std::string error;
   size_t arena_bytes = a.arena_bytes;
   if (arena_bytes == 0) {
-    const rt::Status s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
+    const rt::Status s = ProbeMinimum(*bytes, Kernels(a), opts, &min_bytes, &error);
     if (s != rt::Status::kOk) return Fail(error, ExitFor(s));
     arena_bytes = min_bytes;
   }
   ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
+  rt::Interpreter interp(bytes->data(), bytes->size(), Kernels(a), arena.data, arena.size, opts);
   rt::Status s = interp.AllocateTensors();
   if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
   const rt::MemoryRecord& rec = interp.memory_record();
@@ -149,6 +155,7 @@ int Run(const RunArgs& a) {
     nlohmann::json j;
     j["model"] = a.model;
     j["planner"] = a.planner;
+    j["kernels"] = a.kernels;
     j["plan_source"] = rec.plan_source;
     j["arena_bytes"] = arena_bytes;
     j["head_bytes"] = rec.head_bytes;
@@ -205,6 +212,10 @@ void RegisterRun(CLI::App& root, int& exit_code) {
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFF0u}));
   cmd->add_option("--planner", args->planner, "online planner when the model has no offline plan")
       ->check(CLI::IsMember({"greedy", "best-fit"}));
+  cmd->add_option("--kernels", args->kernels,
+                  "portable (default), or dsp: the Cortex-M DSP-extension int8 kernels, emulated exactly here "
+                  "(same outputs; the arena includes their scratch, as on the device)")
+      ->check(CLI::IsMember({"portable", "dsp"}));
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));

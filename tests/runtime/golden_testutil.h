@@ -38,7 +38,8 @@ struct RuntimeRun {
 };
 // Creates the interpreter over `arena_bytes` (16-aligned start) without allocating tensors.
 std::unique_ptr<RuntimeRun> MakeRun(std::vector<uint8_t> model, size_t arena_bytes,
-                                    const rt::InterpreterOptions& options = rt::InterpreterOptions());
+                                    const rt::InterpreterOptions& options = rt::InterpreterOptions(),
+                                    const rt::OpResolver& kernels = rt::AllOpsResolver());
 
 }  // namespace arenaplan::testing
 

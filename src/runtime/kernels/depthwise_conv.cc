@@ -15,12 +15,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct DepthwiseData {
-  ConvWindow w;
-  int32_t depth_multiplier;
-  ConvOutputParams q;
-};
-
 Status Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));

@@ -1,0 +1,84 @@
+// ADD, SUB and MUL with int8 fast paths for operands of the output's shape (no broadcasting); the
+// portable kernels (kernels/add.cc, sub.cc, mul.cc) prepare every case and evaluate all others.
+// A flat loop replaces the 6-D broadcast walk, and every rescaling uses requantize.h:
+//   ADD / SUB: s_k = RDBPOT(SRDHM((x_k + offset_k) << left_shift, m_k), -shift_k) for both inputs,
+//              then the sum or difference rescaled to the output (TFLM add_common.cc). These are
+//              MultiplyByQuantizedMultiplierSmallerThanOneExp, which never shifts left: a
+//              non-negative exponent only skips the rounding shift, i.e. Requantize at shift 0;
+//   MUL:       (x + offset_1) (y + offset_2) requantized once.
+// Then + output zero point and the activation clamp. No scratch. O(elements).
+#include "runtime/kernels/binary_util.h"
+#include "runtime/kernels/dsp/registrations.h"
+#include "runtime/kernels/dsp/requantize.h"
+#include "runtime/kernels/registrations.h"
+
+namespace arenaplan::rt {
+
+namespace {
+
+inline int32_t Clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+// The int8 operands and output when no broadcasting is involved, else false.
+bool FlatInt8(KernelContext& ctx, const int8_t** x, const int8_t** y, int8_t** z, int32_t* n) {
+  TensorView a, b, out;
+  if (GetBinaryTensors(ctx, &a, &b, &out) != Status::kOk || out.type != TensorType::INT8 || !SameShape(a, out) ||
+      !SameShape(b, out)) {
+    return false;
+  }
+  *x = a.As<int8_t>();
+  *y = b.As<int8_t>();
+  *z = out.As<int8_t>();
+  *n = static_cast<int32_t>(ElementCount(out));
+  return true;
+}
+
+// ADD (sign = 1) or SUB (sign = -1).
+template <int32_t kSign>
+Status EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
+  const int8_t *x = nullptr, *y = nullptr;
+  int8_t* z = nullptr;
+  int32_t n = 0;
+  if (!FlatInt8(ctx, &x, &y, &z, &n)) return portable->eval(ctx);
+  const AddSubParams& p = static_cast<const ArithmeticData<AddSubParams>*>(ctx.op_data())->q;
+  const dsp::RequantParams r1 = dsp::MakeRequant(p.in1_mult, p.in1_shift < 0 ? p.in1_shift : 0);
+  const dsp::RequantParams r2 = dsp::MakeRequant(p.in2_mult, p.in2_shift < 0 ? p.in2_shift : 0);
+  const dsp::RequantParams ro = dsp::MakeRequant(p.out_mult, p.out_shift < 0 ? p.out_shift : 0);
+  const int32_t o1 = p.in1_offset, o2 = p.in2_offset, oo = p.out_offset, shift = p.left_shift;
+  const int32_t lo = p.act_min, hi = p.act_max;
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t s1 = dsp::Requantize((o1 + x[i]) * (1 << shift), r1);
+    const int32_t s2 = dsp::Requantize((o2 + y[i]) * (1 << shift), r2);
+    const int32_t s = static_cast<int32_t>(static_cast<uint32_t>(s1) + static_cast<uint32_t>(kSign * s2));
+    z[i] = static_cast<int8_t>(Clamp(dsp::Requantize(s, ro) + oo, lo, hi));
+  }
+  return Status::kOk;
+}
+
+Status EvalAdd(KernelContext& ctx) { return EvalAddSub<1>(ctx, Register_ADD()); }
+Status EvalSub(KernelContext& ctx) { return EvalAddSub<-1>(ctx, Register_SUB()); }
+
+Status EvalMul(KernelContext& ctx) {
+  const int8_t *x = nullptr, *y = nullptr;
+  int8_t* z = nullptr;
+  int32_t n = 0;
+  if (!FlatInt8(ctx, &x, &y, &z, &n)) return Register_MUL()->eval(ctx);
+  const MulParams& p = static_cast<const ArithmeticData<MulParams>*>(ctx.op_data())->q;
+  const dsp::RequantParams r = dsp::MakeRequant(p.out_mult, p.out_shift);
+  const int32_t o1 = p.in1_offset, o2 = p.in2_offset, oo = p.out_offset, lo = p.act_min, hi = p.act_max;
+  for (int32_t i = 0; i < n; ++i) {
+    z[i] = static_cast<int8_t>(Clamp(dsp::Requantize((o1 + x[i]) * (o2 + y[i]), r) + oo, lo, hi));
+  }
+  return Status::kOk;
+}
+
+Status PrepareAdd(KernelContext& ctx) { return Register_ADD()->prepare(ctx); }
+Status PrepareSub(KernelContext& ctx) { return Register_SUB()->prepare(ctx); }
+Status PrepareMul(KernelContext& ctx) { return Register_MUL()->prepare(ctx); }
+
+}  // namespace
+
+RT_REGISTER_DSP_KERNEL(ADD, &PrepareAdd, &EvalAdd)
+RT_REGISTER_DSP_KERNEL(SUB, &PrepareSub, &EvalSub)
+RT_REGISTER_DSP_KERNEL(MUL, &PrepareMul, &EvalMul)
+
+}  // namespace arenaplan::rt
