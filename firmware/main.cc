@@ -1,7 +1,7 @@
 // Firmware main: runs one embedded corpus model (model.h: the files build.sh generates from
 // ../shared) in a static arena with arenaplan's runtime and the model's own op resolver, feeds the
 // golden deterministic inputs, Invokes N times (N from the semihosting command line, default 1:
-// instruction counts per Invoke are differences between runs), prints every output's bytes and
+// instruction counts per Invoke are differences between runs; RunCounts), prints every output's bytes and
 // FNV-1a digest, compares them with the golden TFLM digests and exits through semihosting.
 #include <cstdarg>
 #include <cstdint>
@@ -60,24 +60,34 @@ void PrintBytes(const uint8_t* data, uint32_t bytes) {
   }
 }
 
-// Invokes to run: the last word of the semihosting command line if it is a number in [1, 1000].
-uint32_t InvokeCount() {
+// The numbers on the semihosting command line after the program name: Invokes to run (default 1)
+// and how often to fill the inputs (default: before each Invoke; more fills than Invokes are done
+// first, so that two runs with the same fill count differ by Invokes only). Each in [1, 1000].
+void RunCounts(uint32_t* invokes, uint32_t* fills) {
+  *invokes = 0;
+  *fills = 0;
   char line[64];
-  if (!semihost::CommandLine(line, sizeof(line))) return 1;
-  const char* word = line;
-  for (const char* p = line; *p; ++p) {
-    if (*p == ' ') word = p + 1;
+  if (!semihost::CommandLine(line, sizeof(line))) line[0] = '\0';
+  uint32_t values[2] = {0, 0}, count = 0;
+  for (const char* p = line; *p && count < 2;) {
+    while (*p == ' ') ++p;
+    uint32_t n = 0;
+    bool digits = *p >= '0' && *p <= '9';
+    for (; *p >= '0' && *p <= '9' && n <= 1000; ++p) n = n * 10 + static_cast<uint32_t>(*p - '0');
+    digits = digits && (*p == ' ' || *p == '\0');
+    while (*p && *p != ' ') ++p;
+    if (digits && n >= 1 && n <= 1000) values[count++] = n;
   }
-  uint32_t n = 0;
-  for (; *word >= '0' && *word <= '9' && n <= 1000; ++word) n = n * 10 + static_cast<uint32_t>(*word - '0');
-  return (*word == '\0' && n >= 1 && n <= 1000) ? n : 1;
+  *invokes = values[0] != 0 ? values[0] : 1;
+  *fills = values[1] > *invokes ? values[1] : *invokes;
 }
 
 }  // namespace
 
 int main() {
   using namespace arenaplan::rt;
-  const uint32_t invokes = InvokeCount();
+  uint32_t invokes = 1, fills = 1;
+  RunCounts(&invokes, &fills);
   Print("arenaplan firmware: %s (%u bytes of model in flash, arena %u bytes, %u Invoke%s)\n", g_model_name,
         static_cast<unsigned>(g_model_len), static_cast<unsigned>(g_arena_bytes), static_cast<unsigned>(invokes),
         invokes == 1 ? "" : "s");
@@ -90,8 +100,9 @@ int main() {
   const MemoryRecord& rec = interp.memory_record();
   Print("head %u tail %u arena_used_bytes %u min_arena_bytes %u\n", rec.head_bytes, rec.tail_bytes,
         interp.arena_used_bytes(), rec.min_arena_bytes);
-  for (uint32_t i = 0; i < invokes; ++i) {
+  for (uint32_t i = 0; i < fills; ++i) {
     for (uint32_t k = 0; k < interp.inputs_size(); ++k) FillGeneratedInput(interp.input(k), k, 0);
+    if (i + invokes < fills) continue;  // the extra fills come first
     s = interp.Invoke();
     if (s != Status::kOk) {
       Print("Invoke failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());

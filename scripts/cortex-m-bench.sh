@@ -3,7 +3,7 @@
 # kernels, the DSP fast paths of -mcpu=cortex-m4), runs it on qemu mps2-an386 with an
 # instruction-counting TCG plugin (firmware/qemu/insn_count.c) for 1 and for 6 Invokes, and prints
 #   MODEL instructions_per_invoke N flash_bytes F ram_bytes R arena_bytes A outputs identical|differ
-# N = (count(6) - count(1)) / 5; F = text + data, R = data + bss (static arena and 64 KiB stack
+# N = (count(6) - count(1)) / 5, both runs filling the inputs 6 times; F = text + data, R = data + bss (static arena and 64 KiB stack
 # included) of the ELF; A = the static arena, the device's own smallest working arena (a first run
 # reports it, the firmware is then relinked with exactly that); outputs = the golden TFLM digests.
 # --kernel-flash: instead, links every kernel and prints the flash of each kernel group.
@@ -55,10 +55,12 @@ for base in ('models', 'op-suite/models'):
                 print(row['output_fnv1a'])
 PY
 }
-# qemu run of DIR/fw.elf with N Invokes and the counting plugin: prints the instruction count.
+# qemu run of DIR/fw.elf with N Invokes (and 6 input fills, so that the counts of N = 1 and N = 6
+# differ by 5 Invokes exactly) and the counting plugin: prints the instruction count.
 count() {
   local dir="$1" n="$2"
-  timeout 600 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native,arg=fw,arg="$n" \
+  timeout 600 qemu-system-arm -M mps2-an386 -nographic \
+    -semihosting-config enable=on,target=native,arg=fw,arg="$n",arg=6 \
     -kernel "$dir/fw.elf" -plugin "$OUT/insn_count.so" -d plugin -D "$dir/count$n.txt" >"$dir/qemu$n.log" 2>&1 \
     </dev/null || true
   sed -n 's/^insn_count //p' "$dir/count$n.txt"

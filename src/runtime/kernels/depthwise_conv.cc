@@ -40,6 +40,7 @@ Status Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(DepthwiseData), &mem));
   auto* d = static_cast<DepthwiseData*>(mem);
+  d->dsp_scratch = -1;
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   d->depth_multiplier = out_d / in_d;
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;

@@ -1,16 +1,18 @@
 // CONV_2D with the int8 fast path: same prepare, checks and multipliers as the portable kernel
 // (kernels/conv.cc), whose eval still runs every other case (float, int16, grouped filters).
-// int8: output pixels are taken in pairs; each pair's columns (for a 1x1 filter without padding
-// the input pixels themselves, else im2col rows with padding set to the input zero point) are
-// widened once into a column pair (column_pair.h), then every pair of output channels is one
-// DotColumnPair, bias-initialised and requantized (requantize.h). An odd last pixel or channel
-// is paired with itself and stored once. Bit-exact with the reference: same integer sums (exact
-// mod 2^32) and the same rounding.
-// Scratch (from the arena): the column pair, 4 k bytes, plus 2 k rounded up to 4 bytes of int8
-// im2col staging unless the filter is 1x1 without padding (k = filter_h * filter_w * depth).
-// O(out_pixels * out_depth * k) time.
+// int8: output channels go in blocks of kChannelBlock (bias and requantization unpacked once per
+// block), and within a block output pixels are taken four at a time; their columns (the k = filter_h * filter_w *
+// depth input values each reads: for a 1x1 filter without padding the input pixel itself) are
+// widened once into a column quad (column_quad.h), tap by tap straight from the input when the
+// depth is a multiple of 4 (a tap outside the image becomes 0), else through an int8 im2col row
+// with the input zero point as padding. Then every output channel is one DotColumnQuad,
+// bias-initialised and requantized (requantize.h). A short last quad repeats its last pixel and
+// stores it once more. Bit-exact with the reference: the same integer sums (exact mod 2^32) and
+// rounding. Scratch (from the arena): the quad, 8 k bytes, plus k rounded up to 4 bytes of im2col
+// staging when the depth is not a multiple of 4 (and the filter not a plain 1x1).
+// O(out_pixels * out_depth * k).
 #include "runtime/kernels/conv_util.h"
-#include "runtime/kernels/dsp/column_pair.h"
+#include "runtime/kernels/dsp/column_quad.h"
 #include "runtime/kernels/dsp/registrations.h"
 #include "runtime/kernels/dsp/requantize.h"
 #include "runtime/kernels/registrations.h"
@@ -19,9 +21,11 @@ namespace arenaplan::rt {
 
 namespace {
 
+enum class Columns : uint8_t { kPixel, kTaps, kStaged };  // how a column is gathered
+
 struct Shape {
   int32_t batches, in_h, in_w, in_d, f_h, f_w, out_h, out_w, out_d, k;
-  bool direct;  // 1x1 filter without padding: columns are input pixels
+  Columns columns;
 };
 
 bool MakeShape(const ConvTensors& t, const ConvWindow& w, Shape* s) {
@@ -39,12 +43,18 @@ bool MakeShape(const ConvTensors& t, const ConvWindow& w, Shape* s) {
   const int64_t k = static_cast<int64_t>(s->f_h) * s->f_w * s->in_d;
   if (k <= 0 || k > (1 << 26)) return false;  // the filter tensor holds out_d * k bytes
   s->k = static_cast<int32_t>(k);
-  s->direct = s->f_h == 1 && s->f_w == 1 && w.pad.height == 0 && w.pad.width == 0;
+  if (s->f_h == 1 && s->f_w == 1 && w.pad.height == 0 && w.pad.width == 0) {
+    s->columns = Columns::kPixel;
+  } else {
+    s->columns = s->in_d % 4 == 0 ? Columns::kTaps : Columns::kStaged;
+  }
   return true;
 }
 
-uint32_t StagingBytes(const Shape& s) { return s.direct ? 0u : 2u * ((static_cast<uint32_t>(s.k) + 3u) & ~3u); }
-uint32_t ScratchBytes(const Shape& s) { return 4u * static_cast<uint32_t>(s.k) + StagingBytes(s); }
+uint32_t StagingBytes(const Shape& s) {
+  return s.columns == Columns::kStaged ? (static_cast<uint32_t>(s.k) + 3u) & ~3u : 0u;
+}
+uint32_t ScratchBytes(const Shape& s) { return dsp::ColumnQuadBytes(s.k) + StagingBytes(s); }
 
 Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(Register_CONV_2D()->prepare(ctx));
@@ -57,66 +67,100 @@ Status Prepare(KernelContext& ctx) {
   return ctx.RequestScratch(ScratchBytes(s), &d->dsp_scratch);
 }
 
-// The k input values output pixel (b, oy, ox) reads: a pointer into the input (direct), or the
-// im2col row written to `staging` (padding = zero_point, which the offset turns into 0).
-const int8_t* Column(const Shape& s, const ConvWindow& w, const int8_t* in, int32_t pixel, int8_t zero_point,
-                     int8_t* staging) {
+// Column p of the quad for output pixel `pixel` (batch-major over out_h x out_w).
+void GatherColumn(const ConvData& d, const Shape& s, const int8_t* in, int32_t pixel, int32_t p, uint32_t* quad,
+                  int8_t* staging) {
+  const ConvWindow& w = d.w;
+  const int32_t offset = d.q.input_offset;
   const int32_t ox = pixel % s.out_w, oy = (pixel / s.out_w) % s.out_h, b = pixel / (s.out_w * s.out_h);
   const int32_t iy0 = oy * w.stride_h - w.pad.height, ix0 = ox * w.stride_w - w.pad.width;
-  if (s.direct) return in + ((b * s.in_h + iy0) * s.in_w + ix0) * s.in_d;
+  const int8_t* image = in + b * s.in_h * s.in_w * s.in_d;
+  if (s.columns == Columns::kPixel) {
+    dsp::ExpandColumn(image + (iy0 * s.in_w + ix0) * s.in_d, s.k, offset, quad, p);
+    return;
+  }
+  const int32_t groups = s.in_d / 4;
+  const uint32_t offset2 = dsp::Splat16(offset);
   int8_t* o = staging;
-  for (int32_t fy = 0; fy < s.f_h; ++fy) {
+  for (int32_t fy = 0, t = 0; fy < s.f_h; ++fy) {
     const int32_t iy = iy0 + fy * w.dilation_h;
-    for (int32_t fx = 0; fx < s.f_w; ++fx, o += s.in_d) {
+    for (int32_t fx = 0; fx < s.f_w; ++fx, ++t, o += s.in_d) {
       const int32_t ix = ix0 + fx * w.dilation_w;
-      if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) {
-        std::memset(o, zero_point, static_cast<size_t>(s.in_d));
+      const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+      const int8_t* x = inside ? image + (iy * s.in_w + ix) * s.in_d : image;
+      if (s.columns == Columns::kTaps) {
+        if (inside) {
+          dsp::ExpandGroups(x, groups, offset2, quad, t * groups, p);
+        } else {
+          dsp::ZeroGroups(groups, quad, t * groups, p);
+        }
+      } else if (inside) {
+        std::memcpy(o, x, static_cast<size_t>(s.in_d));
       } else {
-        std::memcpy(o, in + ((b * s.in_h + iy) * s.in_w + ix) * s.in_d, static_cast<size_t>(s.in_d));
+        std::memset(o, -offset, static_cast<size_t>(s.in_d));  // the zero point: 0 once offset
       }
     }
   }
-  return staging;
+  if (s.columns == Columns::kStaged) dsp::ExpandColumn(staging, s.k, offset, quad, p);
 }
 
-// All output channels of pixels p0 and p1 (p1 == p0 for a lone last pixel) from their column pair.
-void ChannelPairs(const Shape& s, const ConvOutputParams& q, const int8_t* w, const int32_t* bias,
-                  const uint32_t* pair, int8_t* out0, int8_t* out1) {
-  // Copies: int8 stores may alias anything, so fields read through q would be reloaded after each.
-  const int32_t offset = q.output_offset, lo = q.act_min, hi = q.act_max;
-  const int32_t* multipliers = q.multipliers;
-  const int32_t* shifts = q.shifts;
-  for (int32_t c0 = 0; c0 < s.out_d; c0 += 2) {
-    const int32_t c1 = c0 + 1 < s.out_d ? c0 + 1 : c0;
-    const int32_t b0 = bias != nullptr ? LoadUnaligned<int32_t>(bias, c0) : 0;
-    const int32_t b1 = bias != nullptr ? LoadUnaligned<int32_t>(bias, c1) : 0;
-    int32_t acc[4] = {b0, b0, b1, b1};
-    dsp::DotColumnPair(w + c0 * s.k, w + c1 * s.k, pair, s.k, acc);
-    const dsp::RequantParams r0 = dsp::MakeRequant(multipliers[c0], shifts[c0]);
-    const dsp::RequantParams r1 = dsp::MakeRequant(multipliers[c1], shifts[c1]);
-    out0[c0] = static_cast<int8_t>(dsp::RequantizeClamp(acc[0], r0, offset, lo, hi));
-    out1[c0] = static_cast<int8_t>(dsp::RequantizeClamp(acc[1], r0, offset, lo, hi));
-    out0[c1] = static_cast<int8_t>(dsp::RequantizeClamp(acc[2], r1, offset, lo, hi));
-    out1[c1] = static_cast<int8_t>(dsp::RequantizeClamp(acc[3], r1, offset, lo, hi));
+// Output channels handled per pass over the pixels: their bias and unpacked requantization are
+// gathered once per pass on the stack (kChannelBlock * 20 bytes).
+constexpr int32_t kChannelBlock = 64;
+
+struct ChannelBlock {
+  int32_t first, count;
+  int32_t bias[kChannelBlock];
+  dsp::RequantParams r[kChannelBlock];
+};
+
+// Channels [blk.first, blk.first + blk.count) of the quad's four pixels (outs[p] = their output rows).
+void Channels(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk,
+              const uint32_t* quad, int8_t* const* outs) {
+  // Copies: int8 stores may alias anything, so values read through q would be reloaded after each.
+  const int32_t offset = q.output_offset, lo = q.act_min, hi = q.act_max, k = s.k;
+  int8_t *o0 = outs[0] + blk.first, *o1 = outs[1] + blk.first, *o2 = outs[2] + blk.first, *o3 = outs[3] + blk.first;
+  w += blk.first * k;
+  for (int32_t i = 0; i < blk.count; ++i, w += k) {
+    const int32_t b = blk.bias[i];
+    int32_t acc[4] = {b, b, b, b};
+    dsp::DotColumnQuad(w, quad, k, acc);
+    const dsp::RequantParams r = blk.r[i];  // a copy, and all four values before any store (aliasing)
+    const int32_t v0 = dsp::RequantizeClamp(acc[0], r, offset, lo, hi);
+    const int32_t v1 = dsp::RequantizeClamp(acc[1], r, offset, lo, hi);
+    const int32_t v2 = dsp::RequantizeClamp(acc[2], r, offset, lo, hi);
+    const int32_t v3 = dsp::RequantizeClamp(acc[3], r, offset, lo, hi);
+    o0[i] = static_cast<int8_t>(v0);
+    o1[i] = static_cast<int8_t>(v1);
+    o2[i] = static_cast<int8_t>(v2);
+    o3[i] = static_cast<int8_t>(v3);
   }
 }
 
 void EvalInt8(const ConvData& d, const Shape& s, const ConvTensors& t, uint8_t* scratch) {
   const int8_t* in = t.in.As<int8_t>();
   const int8_t* w = t.filter.As<int8_t>();
-  const int32_t* bias = t.has_bias ? t.bias.As<int32_t>() : nullptr;
   int8_t* out = t.out.As<int8_t>();
-  auto* pair = reinterpret_cast<uint32_t*>(scratch);
-  int8_t* staging0 = reinterpret_cast<int8_t*>(scratch + 4u * static_cast<uint32_t>(s.k));
-  int8_t* staging1 = staging0 + StagingBytes(s) / 2;
-  const auto zp = static_cast<int8_t>(-d.q.input_offset);
+  auto* quad = reinterpret_cast<uint32_t*>(scratch);
+  int8_t* staging = reinterpret_cast<int8_t*>(scratch + dsp::ColumnQuadBytes(s.k));
   const int32_t pixels = s.batches * s.out_h * s.out_w;
-  for (int32_t p0 = 0; p0 < pixels; p0 += 2) {
-    const int32_t p1 = p0 + 1 < pixels ? p0 + 1 : p0;
-    const int8_t* x0 = Column(s, d.w, in, p0, zp, staging0);
-    const int8_t* x1 = Column(s, d.w, in, p1, zp, staging1);
-    dsp::ExpandColumnPair(x0, x1, s.k, d.q.input_offset, pair);
-    ChannelPairs(s, d.q, w, bias, pair, out + p0 * s.out_d, out + p1 * s.out_d);
+  ChannelBlock blk;
+  for (blk.first = 0; blk.first < s.out_d; blk.first += kChannelBlock) {
+    blk.count = s.out_d - blk.first < kChannelBlock ? s.out_d - blk.first : kChannelBlock;
+    for (int32_t i = 0; i < blk.count; ++i) {
+      const int32_t c = blk.first + i;
+      blk.bias[i] = t.has_bias ? LoadUnaligned<int32_t>(t.bias.data, c) : 0;
+      blk.r[i] = dsp::MakeRequant(d.q.multipliers[c], d.q.shifts[c]);
+    }
+    for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
+      int8_t* outs[4];
+      for (int32_t p = 0; p < 4; ++p) {
+        const int32_t pixel = p0 + p < pixels ? p0 + p : pixels - 1;  // a short last quad repeats its last
+        GatherColumn(d, s, in, pixel, p, quad, staging);
+        outs[p] = out + pixel * s.out_d;
+      }
+      Channels(s, d.q, w, blk, quad, outs);
+    }
   }
 }
 

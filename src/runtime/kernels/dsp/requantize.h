@@ -63,4 +63,33 @@ inline int32_t RequantizeClamp(int32_t acc, const RequantParams& p, int32_t offs
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
+// out[i * step] = RequantizeClamp(acc[i], ...) for i < n: one loop per kind of shift, so that
+// neither carries the other's steps, every value in a register.
+template <bool kRightShift>
+inline void RequantizeRunOf(const int32_t* acc, int32_t n, RequantParams p, int32_t offset, int32_t lo, int32_t hi,
+                            int32_t step, int8_t* out) {
+  for (const int32_t* end = acc + n; acc != end; ++acc, out += step) {
+    int32_t v = 0;
+    if (kRightShift) {
+      const int64_t c = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(p.c_hi)) << 32) | p.c_lo);
+      const int64_t s = c - static_cast<int64_t>(static_cast<uint32_t>(*acc) & 0x80000000u) +
+                        static_cast<int64_t>(*acc) * p.multiplier;
+      v = (static_cast<int32_t>(s >> 32) >> p.high_shift) + offset;
+    } else {
+      v = RequantizeLeft(*acc, p) + offset;
+    }
+    v = v < lo ? lo : v;
+    *out = static_cast<int8_t>(v > hi ? hi : v);
+  }
+}
+
+__attribute__((noinline)) inline void RequantizeRun(const int32_t* acc, int32_t n, RequantParams p, int32_t offset,
+                                                    int32_t lo, int32_t hi, int32_t step, int8_t* out) {
+  if (p.high_shift >= 0) {
+    RequantizeRunOf<true>(acc, n, p, offset, lo, hi, step, out);
+  } else {
+    RequantizeRunOf<false>(acc, n, p, offset, lo, hi, step, out);
+  }
+}
+
 }  // namespace arenaplan::rt::dsp
