@@ -32,6 +32,27 @@ bool FlatInt8(KernelContext& ctx, const int8_t** x, const int8_t** y, int8_t** z
   return true;
 }
 
+// The three rescalings of ADD / SUB; kRight: all three shift right (the usual case), which takes
+// requantize.h's one-pass formula without a test per value.
+struct AddSubRescale {
+  dsp::RequantParams r1, r2, ro;
+  int32_t o1, o2, oo, shift, lo, hi;
+};
+
+template <int32_t kSign, bool kRight>
+void AddSubLoop(const AddSubRescale& k, const int8_t* x, const int8_t* y, int8_t* z, int32_t n) {
+  const AddSubRescale a = k;  // a local copy: int8 stores may alias anything
+  auto rescale = [](int32_t v, const dsp::RequantParams& r) {
+    return kRight ? dsp::RequantizeRight(v, r) : dsp::Requantize(v, r);
+  };
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t s1 = rescale((a.o1 + x[i]) * (1 << a.shift), a.r1);
+    const int32_t s2 = rescale((a.o2 + y[i]) * (1 << a.shift), a.r2);
+    const int32_t s = static_cast<int32_t>(static_cast<uint32_t>(s1) + static_cast<uint32_t>(kSign * s2));
+    z[i] = static_cast<int8_t>(Clamp(rescale(s, a.ro) + a.oo, a.lo, a.hi));
+  }
+}
+
 // ADD (sign = 1) or SUB (sign = -1).
 template <int32_t kSign>
 Status EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
@@ -40,16 +61,14 @@ Status EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
   int32_t n = 0;
   if (!FlatInt8(ctx, &x, &y, &z, &n)) return portable->eval(ctx);
   const AddSubParams& p = static_cast<const ArithmeticData<AddSubParams>*>(ctx.op_data())->q;
-  const dsp::RequantParams r1 = dsp::MakeRequant(p.in1_mult, p.in1_shift < 0 ? p.in1_shift : 0);
-  const dsp::RequantParams r2 = dsp::MakeRequant(p.in2_mult, p.in2_shift < 0 ? p.in2_shift : 0);
-  const dsp::RequantParams ro = dsp::MakeRequant(p.out_mult, p.out_shift < 0 ? p.out_shift : 0);
-  const int32_t o1 = p.in1_offset, o2 = p.in2_offset, oo = p.out_offset, shift = p.left_shift;
-  const int32_t lo = p.act_min, hi = p.act_max;
-  for (int32_t i = 0; i < n; ++i) {
-    const int32_t s1 = dsp::Requantize((o1 + x[i]) * (1 << shift), r1);
-    const int32_t s2 = dsp::Requantize((o2 + y[i]) * (1 << shift), r2);
-    const int32_t s = static_cast<int32_t>(static_cast<uint32_t>(s1) + static_cast<uint32_t>(kSign * s2));
-    z[i] = static_cast<int8_t>(Clamp(dsp::Requantize(s, ro) + oo, lo, hi));
+  const AddSubRescale k{dsp::MakeRequant(p.in1_mult, p.in1_shift < 0 ? p.in1_shift : 0),
+                        dsp::MakeRequant(p.in2_mult, p.in2_shift < 0 ? p.in2_shift : 0),
+                        dsp::MakeRequant(p.out_mult, p.out_shift < 0 ? p.out_shift : 0),
+                        p.in1_offset, p.in2_offset, p.out_offset, p.left_shift, p.act_min, p.act_max};
+  if (k.r1.high_shift >= 0 && k.r2.high_shift >= 0 && k.ro.high_shift >= 0) {
+    AddSubLoop<kSign, true>(k, x, y, z, n);
+  } else {
+    AddSubLoop<kSign, false>(k, x, y, z, n);
   }
   return Status::kOk;
 }

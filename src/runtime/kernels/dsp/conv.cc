@@ -81,12 +81,27 @@ void GatherColumn(const ConvData& d, const Shape& s, const int8_t* in, int32_t p
   }
   const int32_t groups = s.in_d / 4;
   const uint32_t offset2 = dsp::Splat16(offset);
+  // A filter row whose taps are all inside the image (dilation_w 1) is one contiguous run.
+  const bool whole_rows = w.dilation_w == 1 && ix0 >= 0 && ix0 + s.f_w <= s.in_w;
   int8_t* o = staging;
   for (int32_t fy = 0, t = 0; fy < s.f_h; ++fy) {
     const int32_t iy = iy0 + fy * w.dilation_h;
+    const bool row_inside = iy >= 0 && iy < s.in_h;
+    if (row_inside && whole_rows) {
+      const int8_t* x = image + (iy * s.in_w + ix0) * s.in_d;
+      const int32_t n = s.f_w * s.in_d;
+      if (s.columns == Columns::kTaps) {
+        dsp::ExpandGroups(x, n / 4, offset2, quad, t * groups, p);
+      } else {
+        std::memcpy(o, x, static_cast<size_t>(n));
+      }
+      t += s.f_w;
+      o += n;
+      continue;
+    }
     for (int32_t fx = 0; fx < s.f_w; ++fx, ++t, o += s.in_d) {
       const int32_t ix = ix0 + fx * w.dilation_w;
-      const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+      const bool inside = row_inside && ix >= 0 && ix < s.in_w;
       const int8_t* x = inside ? image + (iy * s.in_w + ix) * s.in_d : image;
       if (s.columns == Columns::kTaps) {
         if (inside) {

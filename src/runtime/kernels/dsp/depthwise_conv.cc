@@ -22,7 +22,7 @@ namespace {
 constexpr int32_t kMaxRows = 16;      // filter height of the fast path
 constexpr int32_t kMaxPairs = 64;     // filter rows x tap pairs per row
 constexpr int32_t kMaxAcc = 256;      // accumulators per run of output rows (stack)
-constexpr int32_t kBandBytes = 512;   // band size aimed at, beyond the f_h rows always needed
+constexpr int32_t kBandBytes = 1024;  // band size aimed at, beyond the f_h rows always needed
 
 struct Shape {
   int32_t batches, in_h, in_w, depth, f_h, f_w, out_h, out_w;
@@ -83,7 +83,9 @@ void FillBand(const Shape& s, const int8_t* image, int32_t c, int32_t iy0, int32
       while (o != end) *o++ = 0;
       continue;
     }
-    for (const int8_t* x = image + iy * s.in_w * s.depth + c; o != end; x += s.depth) *o++ = static_cast<int16_t>(*x + offset);
+    const int8_t* x = image + iy * s.in_w * s.depth + c;
+    for (; end - o >= 2; o += 2, x += 2 * s.depth) dsp::Store32(o, dsp::Pack16(x[0] + offset, x[s.depth] + offset));
+    if (o != end) *o = static_cast<int16_t>(*x + offset);
   }
 }
 

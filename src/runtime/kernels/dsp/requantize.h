@@ -48,13 +48,17 @@ inline int32_t RequantizeLeft(int32_t acc, const RequantParams& p) {
   return static_cast<int32_t>((static_cast<int64_t>(x) * p.multiplier + (int64_t{1} << 30)) >> 31);
 }
 
-// == MultiplyByQuantizedMultiplier(acc, multiplier, shift) for shift in [-31, 31].
-inline int32_t Requantize(int32_t acc, const RequantParams& p) {
-  if (p.high_shift < 0) return RequantizeLeft(acc, p);
+// The one-pass formula, for shift < 0 (p.high_shift >= 0).
+inline int32_t RequantizeRight(int32_t acc, const RequantParams& p) {
   const int64_t c = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(p.c_hi)) << 32) | p.c_lo);
   const int64_t negative = static_cast<int64_t>(static_cast<uint32_t>(acc) & 0x80000000u);  // [acc < 0] 2^31
   const int64_t s = c - negative + static_cast<int64_t>(acc) * p.multiplier;
   return static_cast<int32_t>(s >> 32) >> p.high_shift;
+}
+
+// == MultiplyByQuantizedMultiplier(acc, multiplier, shift) for shift in [-31, 31].
+inline int32_t Requantize(int32_t acc, const RequantParams& p) {
+  return p.high_shift < 0 ? RequantizeLeft(acc, p) : RequantizeRight(acc, p);
 }
 
 // Requantized, offset and clamped to [lo, hi].
@@ -69,15 +73,7 @@ template <bool kRightShift>
 inline void RequantizeRunOf(const int32_t* acc, int32_t n, RequantParams p, int32_t offset, int32_t lo, int32_t hi,
                             int32_t step, int8_t* out) {
   for (const int32_t* end = acc + n; acc != end; ++acc, out += step) {
-    int32_t v = 0;
-    if (kRightShift) {
-      const int64_t c = static_cast<int64_t>((static_cast<uint64_t>(static_cast<uint32_t>(p.c_hi)) << 32) | p.c_lo);
-      const int64_t s = c - static_cast<int64_t>(static_cast<uint32_t>(*acc) & 0x80000000u) +
-                        static_cast<int64_t>(*acc) * p.multiplier;
-      v = (static_cast<int32_t>(s >> 32) >> p.high_shift) + offset;
-    } else {
-      v = RequantizeLeft(*acc, p) + offset;
-    }
+    int32_t v = (kRightShift ? RequantizeRight(*acc, p) : RequantizeLeft(*acc, p)) + offset;
     v = v < lo ? lo : v;
     *out = static_cast<int8_t>(v > hi ? hi : v);
   }
