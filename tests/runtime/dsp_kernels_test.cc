@@ -1,4 +1,4 @@
-// The fast int8 FULLY_CONNECTED, pooling, ADD, SUB and MUL (kernels/dsp/, DSP instructions
+// The fast int8 FULLY_CONNECTED, pooling, ADD, SUB, MUL and SOFTMAX (kernels/dsp/, DSP instructions
 // emulated on the host) against the portable kernels on random shapes (depths and channel counts
 // that are not multiples of four), per-tensor and per-channel weights with and without a weight
 // zero point, paddings, strides, windows over 256 taps, broadcasting (the portable fallback) and
@@ -121,6 +121,29 @@ TEST(DspArithmetic, SubMatchesPortable) {
 }
 TEST(DspArithmetic, MulMatchesPortable) {
   RandomBinary(rt::Register_MUL(), rt::Register_MUL_DSP(), tfl::BuiltinOptions::MulOptions, 26);
+}
+
+// SOFTMAX int8 -> int8 and int8 -> int16 over random rows, depths past the fast path's stack row.
+TEST(DspSoftmax, MatchesPortableOnRandomRows) {
+  Random r(27);
+  for (int i = 0; i < 300; ++i) {
+    const int32_t outer = r.Int(1, 4), depth = r.Int(0, 9) == 0 ? r.Int(250, 300) : r.Int(1, 40);
+    const bool wide = r.Coin();
+    Tensor<int8_t> in(r.Values<int8_t>(outer * depth, -128, 127), {outer, depth}, TensorType::INT8,
+                      r.Real(0.01f, 0.5f), r.Int(-128, 127));
+    const float beta = r.Real(0.2f, 2.0f);
+    auto op = MakeOp(tfl::BuiltinOptions::SoftmaxOptions,
+                     [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateSoftmaxOptions(fbb, beta); });
+    std::string diff;
+    if (wide) {
+      Tensor<int16_t> out(std::vector<int16_t>(outer * depth), {outer, depth}, TensorType::INT16, 1.0f / 65536, -32768);
+      diff = CompareKernels(rt::Register_SOFTMAX(), rt::Register_SOFTMAX_DSP(), {&in.view}, &out, op->op);
+    } else {
+      Tensor<int8_t> out(std::vector<int8_t>(outer * depth), {outer, depth}, TensorType::INT8, 1.0f / 256, -128);
+      diff = CompareKernels(rt::Register_SOFTMAX(), rt::Register_SOFTMAX_DSP(), {&in.view}, &out, op->op);
+    }
+    ASSERT_EQ(diff, "") << "outer " << outer << " depth " << depth << (wide ? " int16 out" : " int8 out");
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ const OpResolverEntry kDspOps[] = {
     {Code(B::FULLY_CONNECTED), nullptr, &Register_FULLY_CONNECTED_DSP},
     {Code(B::MAX_POOL_2D), nullptr, &Register_MAX_POOL_2D_DSP},
     {Code(B::MUL), nullptr, &Register_MUL_DSP},
+    {Code(B::SOFTMAX), nullptr, &Register_SOFTMAX_DSP},
     {Code(B::SUB), nullptr, &Register_SUB_DSP},
 };
 

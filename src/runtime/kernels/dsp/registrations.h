@@ -23,6 +23,7 @@ const KernelRegistration* Register_DEPTHWISE_CONV_2D_DSP();  // kernels/dsp/dept
 const KernelRegistration* Register_FULLY_CONNECTED_DSP();    // kernels/dsp/fully_connected.cc
 const KernelRegistration* Register_MAX_POOL_2D_DSP();        // kernels/dsp/pooling.cc
 const KernelRegistration* Register_MUL_DSP();                // kernels/dsp/add_mul.cc
+const KernelRegistration* Register_SOFTMAX_DSP();            // kernels/dsp/softmax.cc
 const KernelRegistration* Register_SUB_DSP();                // kernels/dsp/add_mul.cc
 
 // Every kernel, with the fast int8 ones in front (the same ops as AllOpsResolver()). Runs on any
