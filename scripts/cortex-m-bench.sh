@@ -71,7 +71,7 @@ if [ "$MODE" = flash ]; then
   NAME=$(basename "$MODEL" .tflite)
   ARENA=$("$ARENAPLAN" run "$MODEL" --kernels dsp --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["min_arena_bytes"])')
   "$SRC/firmware/build.sh" "$OUT" "$BUILD/generated" "$ARENAPLAN" "$MODEL" "$ARENA" "$(golden_fnv "$MODEL")" all >/dev/null
-  python3 "$SRC/firmware/flash_groups.py" "$OUT/$NAME-all-kernels/fw.map" "$(stat -c %s "$MODEL")"
+  python3 "$SRC/firmware/flash_groups.py" "$OUT/$NAME-all-kernels/fw.elf"
   exit 0
 fi
 
