@@ -92,8 +92,8 @@ int main() {
         static_cast<unsigned>(g_model_len), static_cast<unsigned>(g_arena_bytes), static_cast<unsigned>(invokes),
         invokes == 1 ? "" : "s");
   Interpreter interp(g_model, g_model_len, FirmwareOpResolver(), g_arena, g_arena_bytes);
-  Status s = interp.AllocateTensors();
-  if (s != Status::kOk) {
+  StatusCode s = interp.AllocateTensors();
+  if (s != StatusCode::kOk) {
     Print("AllocateTensors failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
     return 1;
   }
@@ -104,7 +104,7 @@ int main() {
     for (uint32_t k = 0; k < interp.inputs_size(); ++k) FillGeneratedInput(interp.input(k), k, 0);
     if (i + invokes < fills) continue;  // the extra fills come first
     s = interp.Invoke();
-    if (s != Status::kOk) {
+    if (s != StatusCode::kOk) {
       Print("Invoke failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
       return 1;
     }

@@ -53,9 +53,9 @@ void FillGoldenInputs(const GoldenModel& m, rt::Interpreter& interp) {
 
 // Allocates and invokes once with the golden inputs; "" or the failure.
 std::string AllocateAndInvoke(const GoldenModel& m, RuntimeRun& run) {
-  if (run.interp->AllocateTensors() != rt::Status::kOk) return std::string("alloc: ") + run.interp->error_message();
+  if (run.interp->AllocateTensors() != rt::StatusCode::kOk) return std::string("alloc: ") + run.interp->error_message();
   FillGoldenInputs(m, *run.interp);
-  if (run.interp->Invoke() != rt::Status::kOk) return std::string("invoke: ") + run.interp->error_message();
+  if (run.interp->Invoke() != rt::StatusCode::kOk) return std::string("invoke: ") + run.interp->error_message();
   return "";
 }
 
@@ -85,7 +85,7 @@ TEST_P(DspCorpus, SameAsPortableWithExactSmallestArena) {
   ASSERT_EQ(AllocateAndInvoke(m, *exact), "") << m.model << " at its smallest arena " << min_bytes;
   ExpectSameOutputs(m, *portable->interp, *exact->interp);
   auto tight = MakeRun(bytes, min_bytes - 1, rt::InterpreterOptions(), rt::DspOpsResolver());
-  EXPECT_EQ(tight->interp->AllocateTensors(), rt::Status::kArenaFull) << m.model;
+  EXPECT_EQ(tight->interp->AllocateTensors(), rt::StatusCode::kArenaFull) << m.model;
 }
 
 std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {

@@ -43,13 +43,13 @@ std::string CompareKernels(const rt::KernelRegistration* portable, const rt::Ker
                            std::vector<uint32_t>* fast_scratch = nullptr) {
   const std::vector<Out> init = out->data;
   const KernelRun a = RunKernel(portable, ins, {&out->view}, op);
-  if (a.status != Status::kOk) return "portable: " + a.error;
+  if (a.status != StatusCode::kOk) return "portable: " + a.error;
   const std::vector<Out> want = out->data;
   std::copy(init.begin(), init.end(), out->data.begin());  // keeps the view's buffer
   const KernelRun b = RunKernel(fast, ins, {&out->view}, op);
-  if (b.status != Status::kOk) return "fast: " + b.error;
+  if (b.status != StatusCode::kOk) return "fast: " + b.error;
   if (fast_scratch != nullptr) {
-    Status s;
+    StatusCode s;
     *fast_scratch = ScratchRequests(fast, ins, {&out->view}, op, &s);
   }
   for (size_t i = 0; i < want.size(); ++i) {

@@ -21,7 +21,7 @@ inline int32_t Clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (
 // The int8 operands and output when no broadcasting is involved, else false.
 bool FlatInt8(KernelContext& ctx, const int8_t** x, const int8_t** y, int8_t** z, int32_t* n) {
   TensorView a, b, out;
-  if (GetBinaryTensors(ctx, &a, &b, &out) != Status::kOk || out.type != TensorType::INT8 || !SameShape(a, out) ||
+  if (GetBinaryTensors(ctx, &a, &b, &out) != StatusCode::kOk || out.type != TensorType::INT8 || !SameShape(a, out) ||
       !SameShape(b, out)) {
     return false;
   }
@@ -55,7 +55,7 @@ void AddSubLoop(const AddSubRescale& k, const int8_t* x, const int8_t* y, int8_t
 
 // ADD (sign = 1) or SUB (sign = -1).
 template <int32_t kSign>
-Status EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
+StatusCode EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
   const int8_t *x = nullptr, *y = nullptr;
   int8_t* z = nullptr;
   int32_t n = 0;
@@ -70,13 +70,13 @@ Status EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
   } else {
     AddSubLoop<kSign, false>(k, x, y, z, n);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalAdd(KernelContext& ctx) { return EvalAddSub<1>(ctx, Register_ADD()); }
-Status EvalSub(KernelContext& ctx) { return EvalAddSub<-1>(ctx, Register_SUB()); }
+StatusCode EvalAdd(KernelContext& ctx) { return EvalAddSub<1>(ctx, Register_ADD()); }
+StatusCode EvalSub(KernelContext& ctx) { return EvalAddSub<-1>(ctx, Register_SUB()); }
 
-Status EvalMul(KernelContext& ctx) {
+StatusCode EvalMul(KernelContext& ctx) {
   const int8_t *x = nullptr, *y = nullptr;
   int8_t* z = nullptr;
   int32_t n = 0;
@@ -87,12 +87,12 @@ Status EvalMul(KernelContext& ctx) {
   for (int32_t i = 0; i < n; ++i) {
     z[i] = static_cast<int8_t>(Clamp(dsp::Requantize((o1 + x[i]) * (o2 + y[i]), r) + oo, lo, hi));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareAdd(KernelContext& ctx) { return Register_ADD()->prepare(ctx); }
-Status PrepareSub(KernelContext& ctx) { return Register_SUB()->prepare(ctx); }
-Status PrepareMul(KernelContext& ctx) { return Register_MUL()->prepare(ctx); }
+StatusCode PrepareAdd(KernelContext& ctx) { return Register_ADD()->prepare(ctx); }
+StatusCode PrepareSub(KernelContext& ctx) { return Register_SUB()->prepare(ctx); }
+StatusCode PrepareMul(KernelContext& ctx) { return Register_MUL()->prepare(ctx); }
 
 }  // namespace
 

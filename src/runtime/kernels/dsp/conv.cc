@@ -56,14 +56,14 @@ uint32_t StagingBytes(const Shape& s) {
 }
 uint32_t ScratchBytes(const Shape& s) { return dsp::ColumnQuadBytes(s.k) + StagingBytes(s); }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(Register_CONV_2D()->prepare(ctx));
   auto* d = static_cast<ConvData*>(ctx.op_data());
   d->dsp_scratch = -1;
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   Shape s;
-  if (!MakeShape(t, d->w, &s)) return Status::kOk;
+  if (!MakeShape(t, d->w, &s)) return StatusCode::kOk;
   return ctx.RequestScratch(ScratchBytes(s), &d->dsp_scratch);
 }
 
@@ -179,7 +179,7 @@ void EvalInt8(const ConvData& d, const Shape& s, const ConvTensors& t, uint8_t* 
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const ConvData*>(ctx.op_data());
   if (d->dsp_scratch < 0) return Register_CONV_2D()->eval(ctx);
   ConvTensors t;
@@ -187,10 +187,10 @@ Status Eval(KernelContext& ctx) {
   Shape s;
   void* scratch = ctx.GetScratch(d->dsp_scratch);
   if (!MakeShape(t, d->w, &s) || scratch == nullptr) {
-    return ctx.Fail(Status::kKernelError, "int8 fast path lost its scratch or shape");
+    return ctx.Fail(StatusCode::kKernelError, "int8 fast path lost its scratch or shape");
   }
   EvalInt8(*d, s, t, static_cast<uint8_t*>(scratch));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

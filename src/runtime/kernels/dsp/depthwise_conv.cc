@@ -58,14 +58,14 @@ uint32_t ScratchBytes(const Shape& s) {
   return static_cast<uint32_t>(s.band_rows) * static_cast<uint32_t>(s.width) * 2u;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(Register_DEPTHWISE_CONV_2D()->prepare(ctx));
   auto* d = static_cast<DepthwiseData*>(ctx.op_data());
   d->dsp_scratch = -1;
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   Shape s;
-  if (!MakeShape(*d, t, &s)) return Status::kOk;
+  if (!MakeShape(*d, t, &s)) return StatusCode::kOk;
   return ctx.RequestScratch(ScratchBytes(s), &d->dsp_scratch);
 }
 
@@ -177,7 +177,7 @@ void Channel(const DepthwiseData& d, const Shape& s, const ConvTensors& t, int32
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const DepthwiseData*>(ctx.op_data());
   if (d->dsp_scratch < 0) return Register_DEPTHWISE_CONV_2D()->eval(ctx);
   ConvTensors t;
@@ -185,13 +185,13 @@ Status Eval(KernelContext& ctx) {
   Shape s;
   auto* band = static_cast<int16_t*>(ctx.GetScratch(d->dsp_scratch));
   if (!MakeShape(*d, t, &s) || band == nullptr) {
-    return ctx.Fail(Status::kKernelError, "int8 fast path lost its scratch or shape");
+    return ctx.Fail(StatusCode::kKernelError, "int8 fast path lost its scratch or shape");
   }
   ZeroPadding(s, d->w.pad.width, band);
   for (int32_t b = 0; b < s.batches; ++b) {
     for (int32_t c = 0; c < s.depth; ++c) Channel(*d, s, t, b, c, band);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -103,15 +103,15 @@ void EvalInt8(const FcData& d, const ConvTensors& t) {
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   if (t.in.type != TensorType::INT8) return Register_FULLY_CONNECTED()->eval(ctx);
   EvalInt8(*static_cast<const FcData*>(ctx.op_data()), t);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) { return Register_FULLY_CONNECTED()->prepare(ctx); }
+StatusCode Prepare(KernelContext& ctx) { return Register_FULLY_CONNECTED()->prepare(ctx); }
 
 }  // namespace
 

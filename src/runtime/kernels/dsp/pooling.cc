@@ -117,28 +117,28 @@ bool AverageInt8(const PoolData& d, const TensorView& in, const TensorView& out)
   });
 }
 
-Status EvalAverage(KernelContext& ctx) {
+StatusCode EvalAverage(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type == TensorType::INT8 && AverageInt8(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   return Register_AVERAGE_POOL_2D()->eval(ctx);  // also redoes a partly written int8 output whole
 }
 
-Status EvalMax(KernelContext& ctx) {
+StatusCode EvalMax(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type == TensorType::INT8 && MaxInt8(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   return Register_MAX_POOL_2D()->eval(ctx);
 }
 
-Status PrepareAverage(KernelContext& ctx) { return Register_AVERAGE_POOL_2D()->prepare(ctx); }
-Status PrepareMax(KernelContext& ctx) { return Register_MAX_POOL_2D()->prepare(ctx); }
+StatusCode PrepareAverage(KernelContext& ctx) { return Register_AVERAGE_POOL_2D()->prepare(ctx); }
+StatusCode PrepareMax(KernelContext& ctx) { return Register_MAX_POOL_2D()->prepare(ctx); }
 
 }  // namespace
 

@@ -51,7 +51,7 @@ void SoftmaxInt8(const SoftmaxData& d, const int8_t* x, Out* y, int32_t outer, i
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -64,10 +64,10 @@ Status Eval(KernelContext& ctx) {
   } else {
     SoftmaxInt8(d, in.As<int8_t>(), out.As<int8_t>(), outer, depth);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) { return Register_SOFTMAX()->prepare(ctx); }
+StatusCode Prepare(KernelContext& ctx) { return Register_SOFTMAX()->prepare(ctx); }
 
 }  // namespace
 
