@@ -88,15 +88,8 @@ TEST_P(DspCorpus, SameAsPortableWithExactSmallestArena) {
   EXPECT_EQ(tight->interp->AllocateTensors(), rt::StatusCode::kArenaFull) << m.model;
 }
 
-std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {
-  std::string s = info.param.stem;
-  for (char& c : s) {
-    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
-  }
-  return s;
-}
-
-INSTANTIATE_TEST_SUITE_P(Golden, DspCorpus, ::testing::ValuesIn(FastModels()), Name);
+INSTANTIATE_TEST_SUITE_P(Golden, DspCorpus, ::testing::ValuesIn(FastModels()),
+                         [](const ::testing::TestParamInfo<GoldenModel>& info) { return ParamName(info.param); });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DspCorpus);
 
 TEST(DspCorpusScope, CoversTheInt8Models) {

@@ -1,6 +1,7 @@
 #include "golden_testutil.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -30,6 +31,14 @@ std::vector<GoldenModel> GoldenIoModels() {
   }
   std::sort(out.begin(), out.end(), [](const GoldenModel& a, const GoldenModel& b) { return a.model < b.model; });
   return out;
+}
+
+std::string ParamName(const GoldenModel& m) {
+  std::string s = m.stem;
+  for (char& c : s) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return s;
 }
 
 std::string ModelPath(const GoldenModel& m) { return *SharedDir() + "/models/" + m.model; }

@@ -99,22 +99,18 @@ inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) {
   return emulate::Wrap(static_cast<int64_t>(acc) + emulate::Hi(a) * emulate::Hi(b));
 }
 inline uint32_t Pack16(int32_t lo, int32_t hi) { return emulate::Halves(lo, hi); }
-inline uint32_t MaxInt8x4(uint32_t a, uint32_t b) {
+// Bytewise signed max (kMax) or min of a and b.
+template <bool kMax>
+inline uint32_t BytewiseExtreme(uint32_t a, uint32_t b) {
   uint32_t r = 0;
   for (int k = 0; k < 4; ++k) {
     const int32_t x = emulate::Byte(a, k), y = emulate::Byte(b, k);
-    r |= (static_cast<uint32_t>(x >= y ? x : y) & 0xFFu) << (8 * k);
+    r |= (static_cast<uint32_t>((x >= y) == kMax ? x : y) & 0xFFu) << (8 * k);
   }
   return r;
 }
-inline uint32_t MinInt8x4(uint32_t a, uint32_t b) {
-  uint32_t r = 0;
-  for (int k = 0; k < 4; ++k) {
-    const int32_t x = emulate::Byte(a, k), y = emulate::Byte(b, k);
-    r |= (static_cast<uint32_t>(x >= y ? y : x) & 0xFFu) << (8 * k);
-  }
-  return r;
-}
+inline uint32_t MaxInt8x4(uint32_t a, uint32_t b) { return BytewiseExtreme<true>(a, b); }
+inline uint32_t MinInt8x4(uint32_t a, uint32_t b) { return BytewiseExtreme<false>(a, b); }
 
 #endif
 

@@ -117,25 +117,20 @@ bool AverageInt8(const PoolData& d, const TensorView& in, const TensorView& out)
   });
 }
 
-StatusCode EvalAverage(KernelContext& ctx) {
+// Eval of both: the int8 fast path `fast`, else (or when it declines) the portable eval.
+template <bool (*kFast)(const PoolData&, const TensorView&, const TensorView&), const KernelRegistration* (*kPortable)()>
+StatusCode EvalPool(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type == TensorType::INT8 && AverageInt8(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
+  if (in.type == TensorType::INT8 && kFast(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
     return StatusCode::kOk;
   }
-  return Register_AVERAGE_POOL_2D()->eval(ctx);  // also redoes a partly written int8 output whole
+  return kPortable()->eval(ctx);  // also redoes a partly written int8 output whole
 }
 
-StatusCode EvalMax(KernelContext& ctx) {
-  TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type == TensorType::INT8 && MaxInt8(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
-    return StatusCode::kOk;
-  }
-  return Register_MAX_POOL_2D()->eval(ctx);
-}
+StatusCode EvalAverage(KernelContext& ctx) { return EvalPool<&AverageInt8, &Register_AVERAGE_POOL_2D>(ctx); }
+StatusCode EvalMax(KernelContext& ctx) { return EvalPool<&MaxInt8, &Register_MAX_POOL_2D>(ctx); }
 
 StatusCode PrepareAverage(KernelContext& ctx) { return Register_AVERAGE_POOL_2D()->prepare(ctx); }
 StatusCode PrepareMax(KernelContext& ctx) { return Register_MAX_POOL_2D()->prepare(ctx); }
