@@ -9,6 +9,7 @@
 //   Smlabb(a, b, acc)  = acc + a.lo * b.lo             Smlatt(a, b, acc)  = acc + a.hi * b.hi
 //   Pack16(lo, hi)     = [lo, hi] from two int32 values (low 16 bits of each)
 //   MaxInt8x4(a, b)    = bytewise signed max           MinInt8x4(a, b)    = bytewise signed min
+//   Ssat8(x)           = x clamped to [-128, 127]
 // Sxtb16 and Sxtb16Ror8 of one word give its even and odd bytes: a dot product of two int8 vectors
 // is Smlad over both halves of each 4-byte group, in any order (integer sums are exact mod 2^32).
 #pragma once
@@ -50,6 +51,7 @@ inline uint32_t Sxtab16Ror8(uint32_t a, uint32_t x) {
 inline int32_t Smlad(uint32_t a, uint32_t b, int32_t acc) { return __smlad(a, b, acc); }
 inline int32_t Smlabb(uint32_t a, uint32_t b, int32_t acc) { return __smlabb(a, b, acc); }
 inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) { return __smlatt(a, b, acc); }
+inline int32_t Ssat8(int32_t x) { return __ssat(x, 8); }
 inline uint32_t Pack16(int32_t lo, int32_t hi) {
   uint32_t r;
   __asm("pkhbt %0, %1, %2, lsl #16" : "=r"(r) : "r"(lo), "r"(hi));
@@ -99,6 +101,7 @@ inline int32_t Smlatt(uint32_t a, uint32_t b, int32_t acc) {
   return emulate::Wrap(static_cast<int64_t>(acc) + emulate::Hi(a) * emulate::Hi(b));
 }
 inline uint32_t Pack16(int32_t lo, int32_t hi) { return emulate::Halves(lo, hi); }
+inline int32_t Ssat8(int32_t x) { return x < -128 ? -128 : (x > 127 ? 127 : x); }
 // Bytewise signed max (kMax) or min of a and b.
 template <bool kMax>
 inline uint32_t BytewiseExtreme(uint32_t a, uint32_t b) {

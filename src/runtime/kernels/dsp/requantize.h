@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "runtime/kernels/dsp/intrinsics.h"
+
 namespace arenaplan::rt::dsp {
 
 struct RequantParams {
@@ -67,24 +69,33 @@ inline int32_t RequantizeClamp(int32_t acc, const RequantParams& p, int32_t offs
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
-// out[i * step] = RequantizeClamp(acc[i], ...) for i < n: one loop per kind of shift, so that
-// neither carries the other's steps, every value in a register.
-template <bool kRightShift>
+// out[i * step] = RequantizeClamp(acc[i], ...) for i < n: one loop per kind of shift and of
+// clamp, so that none carries another's steps, every value in a register. kFullRange: [lo, hi] is
+// the whole int8 range (no activation, or one the output's zero point makes void), one SSAT.
+template <bool kRightShift, bool kFullRange>
 inline void RequantizeRunOf(const int32_t* acc, int32_t n, RequantParams p, int32_t offset, int32_t lo, int32_t hi,
                             int32_t step, int8_t* out) {
   for (const int32_t* end = acc + n; acc != end; ++acc, out += step) {
     int32_t v = (kRightShift ? RequantizeRight(*acc, p) : RequantizeLeft(*acc, p)) + offset;
-    v = v < lo ? lo : v;
-    *out = static_cast<int8_t>(v > hi ? hi : v);
+    if (kFullRange) {
+      v = Ssat8(v);
+    } else {
+      v = v < lo ? lo : v;
+      v = v > hi ? hi : v;
+    }
+    *out = static_cast<int8_t>(v);
   }
 }
 
 __attribute__((noinline)) inline void RequantizeRun(const int32_t* acc, int32_t n, RequantParams p, int32_t offset,
                                                     int32_t lo, int32_t hi, int32_t step, int8_t* out) {
+  const bool full = lo <= -128 && hi >= 127;
   if (p.high_shift >= 0) {
-    RequantizeRunOf<true>(acc, n, p, offset, lo, hi, step, out);
+    full ? RequantizeRunOf<true, true>(acc, n, p, offset, lo, hi, step, out)
+         : RequantizeRunOf<true, false>(acc, n, p, offset, lo, hi, step, out);
   } else {
-    RequantizeRunOf<false>(acc, n, p, offset, lo, hi, step, out);
+    full ? RequantizeRunOf<false, true>(acc, n, p, offset, lo, hi, step, out)
+         : RequantizeRunOf<false, false>(acc, n, p, offset, lo, hi, step, out);
   }
 }
 
