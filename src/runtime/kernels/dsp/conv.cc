@@ -125,30 +125,42 @@ constexpr int32_t kChannelBlock = 64;
 
 struct ChannelBlock {
   int32_t first, count;
+  bool plain;  // every channel shifts right and the clamp is the whole int8 range (one SSAT)
   int32_t bias[kChannelBlock];
   dsp::RequantParams r[kChannelBlock];
 };
 
 // Channels [blk.first, blk.first + blk.count) of the quad's four pixels (outs[p] = their output rows).
-void Channels(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk,
-              const uint32_t* quad, int8_t* const* outs) {
+// kPlain: blk.plain holds, so the output stage is the one-pass formula and a saturation.
+template <bool kPlain>
+void ChannelsOf(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk,
+                const uint32_t* quad, int8_t* const* outs) {
   // Copies: int8 stores may alias anything, so values read through q would be reloaded after each.
   const int32_t offset = q.output_offset, lo = q.act_min, hi = q.act_max, k = s.k;
   int8_t *o0 = outs[0] + blk.first, *o1 = outs[1] + blk.first, *o2 = outs[2] + blk.first, *o3 = outs[3] + blk.first;
   w += blk.first * k;
+  const auto stage = [&](int32_t acc, const dsp::RequantParams& r) {
+    return kPlain ? dsp::Ssat8(dsp::RequantizeRight(acc, r) + offset) : dsp::RequantizeClamp(acc, r, offset, lo, hi);
+  };
   for (int32_t i = 0; i < blk.count; ++i, w += k) {
     const int32_t b = blk.bias[i];
     int32_t acc[4] = {b, b, b, b};
     dsp::DotColumnQuad(w, quad, k, acc);
     const dsp::RequantParams r = blk.r[i];  // a copy, and all four values before any store (aliasing)
-    const int32_t v0 = dsp::RequantizeClamp(acc[0], r, offset, lo, hi);
-    const int32_t v1 = dsp::RequantizeClamp(acc[1], r, offset, lo, hi);
-    const int32_t v2 = dsp::RequantizeClamp(acc[2], r, offset, lo, hi);
-    const int32_t v3 = dsp::RequantizeClamp(acc[3], r, offset, lo, hi);
+    const int32_t v0 = stage(acc[0], r), v1 = stage(acc[1], r), v2 = stage(acc[2], r), v3 = stage(acc[3], r);
     o0[i] = static_cast<int8_t>(v0);
     o1[i] = static_cast<int8_t>(v1);
     o2[i] = static_cast<int8_t>(v2);
     o3[i] = static_cast<int8_t>(v3);
+  }
+}
+
+void Channels(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk,
+              const uint32_t* quad, int8_t* const* outs) {
+  if (blk.plain) {
+    ChannelsOf<true>(s, q, w, blk, quad, outs);
+  } else {
+    ChannelsOf<false>(s, q, w, blk, quad, outs);
   }
 }
 
@@ -162,10 +174,12 @@ void EvalInt8(const ConvData& d, const Shape& s, const ConvTensors& t, uint8_t* 
   ChannelBlock blk;
   for (blk.first = 0; blk.first < s.out_d; blk.first += kChannelBlock) {
     blk.count = s.out_d - blk.first < kChannelBlock ? s.out_d - blk.first : kChannelBlock;
+    blk.plain = d.q.act_min <= -128 && d.q.act_max >= 127;
     for (int32_t i = 0; i < blk.count; ++i) {
       const int32_t c = blk.first + i;
       blk.bias[i] = t.has_bias ? LoadUnaligned<int32_t>(t.bias.data, c) : 0;
       blk.r[i] = dsp::MakeRequant(d.q.multipliers[c], d.q.shifts[c]);
+      blk.plain = blk.plain && blk.r[i].high_shift >= 0;
     }
     for (int32_t p0 = 0; p0 < pixels; p0 += 4) {
       int8_t* outs[4];

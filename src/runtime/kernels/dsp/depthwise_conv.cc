@@ -1,8 +1,9 @@
-// DEPTHWISE_CONV_2D with the int8 fast path (depth multiplier 1, dilation 1); the portable kernel
-// (kernels/depthwise_conv.cc) prepares every case and evaluates all others.
-// One channel at a time, so its filter, bias and requantization are set up once: the input rows a
-// run of output rows reads are copied, for that channel, into a band of int16 rows with the input
-// offset added and the padding columns (and rows outside the image) 0. A tap row is then a run of
+// DEPTHWISE_CONV_2D with the int8 fast path (dilation 1, any depth multiplier M); the portable
+// kernel (kernels/depthwise_conv.cc) prepares every case and evaluates all others.
+// One input channel at a time: the input rows a run of output rows reads are copied, for that
+// channel, into a band of int16 rows with the input offset added and the padding columns (and rows
+// outside the image) 0, then each of its M output channels (ic * M + m) runs over the band with
+// its own filter, bias and requantization. A tap row is then a run of
 // adjacent int16 values, so two taps are one 32-bit load and one Smlad against the filter pair
 // packed once per channel (an odd last tap pairs with 0). Zeros stand exactly for the taps the
 // reference skips, since w * (x - zero_point) is what it adds. The run's accumulators (at most
@@ -25,7 +26,8 @@ constexpr int32_t kMaxAcc = 256;      // accumulators per run of output rows (st
 constexpr int32_t kBandBytes = 1024;  // band size aimed at, beyond the f_h rows always needed
 
 struct Shape {
-  int32_t batches, in_h, in_w, depth, f_h, f_w, out_h, out_w;
+  int32_t batches, in_h, in_w, depth, f_h, f_w, out_h, out_w;  // depth: of the output and filter
+  int32_t in_depth, multiplier;
   int32_t pairs;     // tap pairs per filter row, ceil(f_w / 2)
   int32_t width;     // int16 values per band row
   int32_t run;       // output rows per band fill
@@ -34,11 +36,12 @@ struct Shape {
 
 bool MakeShape(const DepthwiseData& d, const ConvTensors& t, Shape* s) {
   const TensorView &in = t.in, &f = t.filter, &out = t.out;
-  if (in.type != TensorType::INT8 || d.depth_multiplier != 1 || d.w.dilation_h != 1 || d.w.dilation_w != 1) {
+  if (in.type != TensorType::INT8 || d.w.dilation_h != 1 || d.w.dilation_w != 1 || d.depth_multiplier < 1 ||
+      static_cast<int64_t>(in.dims[3]) * d.depth_multiplier != out.dims[3] || f.dims[3] != out.dims[3]) {
     return false;
   }
-  *s = Shape{out.dims[0], in.dims[1], in.dims[2], in.dims[3], f.dims[1], f.dims[2], out.dims[1], out.dims[2],
-             0, 0, 0, 0};
+  *s = Shape{out.dims[0], in.dims[1], in.dims[2], out.dims[3], f.dims[1], f.dims[2], out.dims[1], out.dims[2],
+             in.dims[3], d.depth_multiplier, 0, 0, 0, 0};
   s->pairs = (s->f_w + 1) / 2;
   if (s->f_h > kMaxRows || s->f_h * s->pairs > kMaxPairs || s->out_w < 1 || s->out_w > kMaxAcc || s->out_h < 1) {
     return false;
@@ -69,7 +72,7 @@ StatusCode Prepare(KernelContext& ctx) {
   return ctx.RequestScratch(ScratchBytes(s), &d->dsp_scratch);
 }
 
-// Band rows [0, rows) = input rows iy0 + j of channel c: column j holds x[iy][j - pad][c] + offset.
+// Band rows [0, rows) = input rows iy0 + j of input channel c: column j holds x[iy][j - pad][c] + offset.
 // The padding columns were zeroed once (ZeroPadding); rows outside the image get 0 here.
 void FillBand(const Shape& s, const int8_t* image, int32_t c, int32_t iy0, int32_t rows, int32_t pad, int32_t offset,
               int16_t* band) {
@@ -83,8 +86,10 @@ void FillBand(const Shape& s, const int8_t* image, int32_t c, int32_t iy0, int32
       while (o != end) *o++ = 0;
       continue;
     }
-    const int8_t* x = image + iy * s.in_w * s.depth + c;
-    for (; end - o >= 2; o += 2, x += 2 * s.depth) dsp::Store32(o, dsp::Pack16(x[0] + offset, x[s.depth] + offset));
+    const int8_t* x = image + iy * s.in_w * s.in_depth + c;
+    for (; end - o >= 2; o += 2, x += 2 * s.in_depth) {
+      dsp::Store32(o, dsp::Pack16(x[0] + offset, x[s.in_depth] + offset));
+    }
     if (o != end) *o = static_cast<int16_t>(*x + offset);
   }
 }
@@ -152,28 +157,34 @@ __attribute__((noinline)) void Accumulate3x3(const Run& run, const uint32_t* pai
   }
 }
 
-// Every output of channel c in batch image b, `run` output rows per band fill.
-void Channel(const DepthwiseData& d, const Shape& s, const ConvTensors& t, int32_t b, int32_t c, int16_t* band) {
-  const ConvWindow& cw = d.w;
-  const int8_t* image = t.in.As<int8_t>() + b * s.in_h * s.in_w * s.depth;
-  int8_t* out = t.out.As<int8_t>() + b * s.out_h * s.out_w * s.depth + c;
+// The outputs of rows [oy, oy + rows) of output channel c from the band filled for them.
+void OutputChannel(const DepthwiseData& d, const Shape& s, const ConvTensors& t, int32_t c, const int16_t* band,
+                   int32_t oy, int32_t rows, int8_t* out) {
   uint32_t pairs[kMaxPairs];
   PackFilter(s, t.filter.As<int8_t>(), c, pairs);
   const int32_t bias = t.has_bias ? LoadUnaligned<int32_t>(t.bias.data, c) : 0;
-  const dsp::RequantParams r = dsp::MakeRequant(d.q.multipliers[c], d.q.shifts[c]);
   int32_t acc[kMaxAcc];
+  const Run run{band, rows, s.out_w, s.width, d.w.stride_h, d.w.stride_w};
+  if (s.f_h == 3 && s.f_w == 3) {
+    Accumulate3x3(run, pairs, bias, acc);
+  } else {
+    Accumulate(run, s.f_h, s.pairs, pairs, bias, acc);
+  }
+  dsp::RequantizeRun(acc, rows * s.out_w, dsp::MakeRequant(d.q.multipliers[c], d.q.shifts[c]), d.q.output_offset,
+                     d.q.act_min, d.q.act_max, s.depth, out + oy * s.out_w * s.depth + c);
+}
+
+// Every output of input channel ic (output channels ic * M .. ic * M + M - 1) in batch image b,
+// `run` output rows per band fill.
+void Channel(const DepthwiseData& d, const Shape& s, const ConvTensors& t, int32_t b, int32_t ic, int16_t* band) {
+  const ConvWindow& cw = d.w;
+  const int8_t* image = t.in.As<int8_t>() + b * s.in_h * s.in_w * s.in_depth;
+  int8_t* out = t.out.As<int8_t>() + b * s.out_h * s.out_w * s.depth;
   for (int32_t oy = 0; oy < s.out_h; oy += s.run) {
     const int32_t rows = s.out_h - oy < s.run ? s.out_h - oy : s.run;
     const int32_t iy0 = oy * cw.stride_h - cw.pad.height;
-    FillBand(s, image, c, iy0, s.f_h + (rows - 1) * cw.stride_h, cw.pad.width, d.q.input_offset, band);
-    const Run run{band, rows, s.out_w, s.width, cw.stride_h, cw.stride_w};
-    if (s.f_h == 3 && s.f_w == 3) {
-      Accumulate3x3(run, pairs, bias, acc);
-    } else {
-      Accumulate(run, s.f_h, s.pairs, pairs, bias, acc);
-    }
-    dsp::RequantizeRun(acc, rows * s.out_w, r, d.q.output_offset, d.q.act_min, d.q.act_max, s.depth,
-               out + oy * s.out_w * s.depth);
+    FillBand(s, image, ic, iy0, s.f_h + (rows - 1) * cw.stride_h, cw.pad.width, d.q.input_offset, band);
+    for (int32_t m = 0; m < s.multiplier; ++m) OutputChannel(d, s, t, ic * s.multiplier + m, band, oy, rows, out);
   }
 }
 
@@ -189,7 +200,7 @@ StatusCode Eval(KernelContext& ctx) {
   }
   ZeroPadding(s, d->w.pad.width, band);
   for (int32_t b = 0; b < s.batches; ++b) {
-    for (int32_t c = 0; c < s.depth; ++c) Channel(*d, s, t, b, c, band);
+    for (int32_t ic = 0; ic < s.in_depth; ++ic) Channel(*d, s, t, b, ic, band);
   }
   return StatusCode::kOk;
 }
