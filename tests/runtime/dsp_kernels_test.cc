@@ -92,7 +92,7 @@ void RandomBinary(const rt::KernelRegistration* portable, const rt::KernelRegist
                   uint32_t seed) {
   Random r(seed);
   for (int i = 0; i < 300; ++i) {
-    const std::vector<int32_t> dims = {r.Int(1, 3), r.Int(1, 7), r.Int(1, 9)};
+    const std::vector<int32_t> dims = {r.Int(1, 3), r.Int(1, 7), r.Int(1, 30)};  // ADD / SUB tables from 256
     const bool broadcast = r.Int(0, 9) == 0;
     const std::vector<int32_t> b_dims = broadcast ? std::vector<int32_t>{dims[2]} : dims;
     Tensor<int8_t> a(r.Values<int8_t>(Count(dims), -128, 127), dims, TensorType::INT8, r.Real(0.005f, 0.2f),

@@ -1,6 +1,7 @@
 // ADD, SUB and MUL with int8 fast paths for operands of the output's shape (no broadcasting); the
 // portable kernels (kernels/add.cc, sub.cc, mul.cc) prepare every case and evaluate all others.
-// A flat loop replaces the 6-D broadcast walk, and every rescaling uses requantize.h:
+// A flat loop replaces the 6-D broadcast walk, and every rescaling uses requantize.h (ADD / SUB
+// tabulate the input rescalings of large tensors, see kTableMin):
 //   ADD / SUB: s_k = RDBPOT(SRDHM((x_k + offset_k) << left_shift, m_k), -shift_k) for both inputs,
 //              then the sum or difference rescaled to the output (TFLM add_common.cc). These are
 //              MultiplyByQuantizedMultiplierSmallerThanOneExp, which never shifts left: a
@@ -53,6 +54,43 @@ void AddSubLoop(const AddSubRescale& k, const int8_t* x, const int8_t* y, int8_t
   }
 }
 
+// From kTableMin elements on, each input's rescaling, which depends on its int8 value only, is
+// tabulated once (256 int32 per input, on the stack: 512 rescalings instead of two per element), and
+// the loop is two lookups, the output rescaling and the clamp (kFullRange: one SSAT).
+constexpr int32_t kTableMin = 256;
+
+void RescaleTable(int32_t offset, int32_t shift, const dsp::RequantParams& r, int32_t* table) {
+  for (int32_t v = -128; v < 128; ++v) table[v + 128] = dsp::Requantize((offset + v) * (1 << shift), r);
+}
+
+template <int32_t kSign, bool kRight, bool kFullRange>
+void AddSubTableLoop(const AddSubRescale& k, const int32_t* t1, const int32_t* t2, const int8_t* x, const int8_t* y,
+                     int8_t* z, int32_t n) {
+  const dsp::RequantParams ro = k.ro;  // local copies: int8 stores may alias anything
+  const int32_t oo = k.oo, lo = k.lo, hi = k.hi;
+  for (int32_t i = 0; i < n; ++i) {
+    const int32_t s =
+        static_cast<int32_t>(static_cast<uint32_t>(t1[x[i] + 128]) + static_cast<uint32_t>(kSign * t2[y[i] + 128]));
+    const int32_t v = (kRight ? dsp::RequantizeRight(s, ro) : dsp::Requantize(s, ro)) + oo;
+    z[i] = static_cast<int8_t>(kFullRange ? dsp::Ssat8(v) : Clamp(v, lo, hi));
+  }
+}
+
+template <int32_t kSign>
+void AddSubTabulated(const AddSubRescale& k, const int8_t* x, const int8_t* y, int8_t* z, int32_t n) {
+  int32_t t1[256], t2[256];
+  RescaleTable(k.o1, k.shift, k.r1, t1);
+  RescaleTable(k.o2, k.shift, k.r2, t2);
+  const bool right = k.ro.high_shift >= 0, full = k.lo <= -128 && k.hi >= 127;
+  if (right && full) {
+    AddSubTableLoop<kSign, true, true>(k, t1, t2, x, y, z, n);
+  } else if (right) {
+    AddSubTableLoop<kSign, true, false>(k, t1, t2, x, y, z, n);
+  } else {
+    AddSubTableLoop<kSign, false, false>(k, t1, t2, x, y, z, n);
+  }
+}
+
 // ADD (sign = 1) or SUB (sign = -1).
 template <int32_t kSign>
 StatusCode EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
@@ -65,7 +103,9 @@ StatusCode EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
                         dsp::MakeRequant(p.in2_mult, p.in2_shift < 0 ? p.in2_shift : 0),
                         dsp::MakeRequant(p.out_mult, p.out_shift < 0 ? p.out_shift : 0),
                         p.in1_offset, p.in2_offset, p.out_offset, p.left_shift, p.act_min, p.act_max};
-  if (k.r1.high_shift >= 0 && k.r2.high_shift >= 0 && k.ro.high_shift >= 0) {
+  if (n >= kTableMin) {
+    AddSubTabulated<kSign>(k, x, y, z, n);
+  } else if (k.r1.high_shift >= 0 && k.r2.high_shift >= 0 && k.ro.high_shift >= 0) {
     AddSubLoop<kSign, true>(k, x, y, z, n);
   } else {
     AddSubLoop<kSign, false>(k, x, y, z, n);
