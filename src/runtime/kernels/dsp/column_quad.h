@@ -23,7 +23,7 @@ inline uint32_t ColumnQuadBytes(int32_t k) { return 8u * static_cast<uint32_t>(k
 // Writes the k / 4 groups [g0, g0 + n) of pixel p from `x` (4 n int8 values), adding offset.
 inline void ExpandGroups(const int8_t* x, int32_t n, uint32_t offset, uint32_t* quad, int32_t g0, int32_t p) {
   uint32_t* o = quad + 8 * g0 + 2 * p;
-  for (int32_t g = 0; g < n; ++g, x += 4, o += 8) {
+  for (const int8_t* end = x + 4 * n; x != end; x += 4, o += 8) {  // an end pointer: no counter
     const uint32_t v = Load32(x);
     o[0] = Sxtab16(offset, v);
     o[1] = Sxtab16Ror8(offset, v);

@@ -138,11 +138,14 @@ void Accumulate(const Run& run, int32_t f_h, int32_t pairs_per_row, const uint32
   }
 }
 
-// The same for a 3x3 filter, unrolled: six Smlad per output. Like dsp::RequantizeRun, not inlined
-// and with every value in a local, so that its loop keeps them in registers.
+// The same for a 3x3 filter, unrolled: six Smlad per output, kStride: stride_w when it is a
+// constant (1 or 2: the column steps become post-increments), else 0. Like dsp::RequantizeRun, not
+// inlined and with every value in a local, so that its loop keeps them in registers.
+template <int32_t kStride>
 __attribute__((noinline)) void Accumulate3x3(const Run& run, const uint32_t* pairs, int32_t bias, int32_t* acc) {
   const uint32_t w00 = pairs[0], w01 = pairs[1], w10 = pairs[2], w11 = pairs[3], w20 = pairs[4], w21 = pairs[5];
-  const int32_t width = run.width, stride = run.stride_w, cols = run.cols, row_step = run.stride_h * run.width;
+  const int32_t width = run.width, stride = kStride != 0 ? kStride : run.stride_w, cols = run.cols;
+  const int32_t row_step = run.stride_h * run.width;
   const int16_t* row = run.band;
   for (int32_t r = run.rows; r > 0; --r, row += row_step) {
     const int16_t *x0 = row, *x1 = row + width, *x2 = row + 2 * width;
@@ -165,8 +168,12 @@ void OutputChannel(const DepthwiseData& d, const Shape& s, const ConvTensors& t,
   const int32_t bias = t.has_bias ? LoadUnaligned<int32_t>(t.bias.data, c) : 0;
   int32_t acc[kMaxAcc];
   const Run run{band, rows, s.out_w, s.width, d.w.stride_h, d.w.stride_w};
-  if (s.f_h == 3 && s.f_w == 3) {
-    Accumulate3x3(run, pairs, bias, acc);
+  if (s.f_h == 3 && s.f_w == 3 && d.w.stride_w == 1) {
+    Accumulate3x3<1>(run, pairs, bias, acc);
+  } else if (s.f_h == 3 && s.f_w == 3 && d.w.stride_w == 2) {
+    Accumulate3x3<2>(run, pairs, bias, acc);
+  } else if (s.f_h == 3 && s.f_w == 3) {
+    Accumulate3x3<0>(run, pairs, bias, acc);
   } else {
     Accumulate(run, s.f_h, s.pairs, pairs, bias, acc);
   }
