@@ -3,10 +3,10 @@
 // against one input row: four input bytes are widened with the input offset added (Sxtab16 /
 // Sxtab16Ror8) once for the four rows, four weight bytes per row with the filter offset added
 // (zero for per-channel weights), and Smlad sums both halves, so each step is 16 multiply-
-// accumulates in 25 instructions; the depth % 4 tail runs the same sums one by one. Fewer than four
-// remaining units repeat rows (computed twice, stored once). Sums of 16 units at a time (on the
-// stack) then go through the output stage (requantize.h) in one run. The sums are exact mod 2^32
-// like the reference's int32 accumulator. No scratch. O(batches * units * depth).
+// accumulates (24 instructions on the device); the depth % 4 tail runs the same sums one by one.
+// Fewer than four remaining units repeat rows (computed twice, stored once). Sums of 16 units at a
+// time (on the stack) then go through the output stage (requantize.h) in one run. The sums are
+// exact mod 2^32 like the reference's int32 accumulator. No scratch. O(batches * units * depth).
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/dsp/intrinsics.h"
 #include "runtime/kernels/dsp/registrations.h"
@@ -53,40 +53,44 @@ void Groups(FourRows* f, int32_t w_offset) {
 }
 
 #if ARENAPLAN_DSP_NATIVE
+// One group of four depth values for the four rows (registers as in SymmetricGroups).
+#define ARENAPLAN_FC_GROUP          \
+  "ldr r10, [r0], #4\n\t"           \
+  "sxtab16 r11, r9, r10\n\t"        \
+  "sxtab16 r12, r9, r10, ror #8\n\t" \
+  "ldr r10, [r1, r3]\n\t"           \
+  "sxtb16 lr, r10\n\t"              \
+  "sxtb16 r10, r10, ror #8\n\t"     \
+  "smlad r5, lr, r11, r5\n\t"       \
+  "smlad r5, r10, r12, r5\n\t"      \
+  "ldr r10, [r1], #4\n\t"           \
+  "sxtb16 lr, r10\n\t"              \
+  "sxtb16 r10, r10, ror #8\n\t"     \
+  "smlad r4, lr, r11, r4\n\t"       \
+  "smlad r4, r10, r12, r4\n\t"      \
+  "ldr r10, [r2, r3]\n\t"           \
+  "sxtb16 lr, r10\n\t"              \
+  "sxtb16 r10, r10, ror #8\n\t"     \
+  "smlad r7, lr, r11, r7\n\t"       \
+  "smlad r7, r10, r12, r7\n\t"      \
+  "ldr r10, [r2], #4\n\t"           \
+  "sxtb16 lr, r10\n\t"              \
+  "sxtb16 r10, r10, ror #8\n\t"     \
+  "smlad r6, lr, r11, r6\n\t"       \
+  "smlad r6, r10, r12, r6\n\t"
+
 // Groups() for weights without an offset (the int8 quantization spec's symmetric weights), in
 // assembly: the loop needs all 14 registers (4 sums, 3 row pointers and the stride, the count, the
-// offset, 4 temporaries), more than GCC's schedule of the C finds. 25 instructions per 16
-// multiply-accumulates. f->groups > 0.
-__attribute__((naked, noinline)) void SymmetricGroups(FourRows* /*f*/) {
+// offset, 4 temporaries), more than GCC's schedule of the C finds. Two groups per iteration: 24
+// instructions per 16 multiply-accumulates. f->groups is even and > 0.
+__attribute__((naked, noinline)) void SymmetricPairs(FourRows* /*f*/) {
   __asm volatile(
       "push {r4-r11, lr}\n\t"
       "push {r0}\n\t"
       "ldm r0, {r0-r3, r8-r10}\n\t"  // x w0 w2 stride groups x_offset2 acc
       "ldm r10, {r4-r7}\n\t"
-      "1:\n\t"
-      "ldr r10, [r0], #4\n\t"
-      "sxtab16 r11, r9, r10\n\t"
-      "sxtab16 r12, r9, r10, ror #8\n\t"
-      "ldr r10, [r1, r3]\n\t"
-      "sxtb16 lr, r10\n\t"
-      "sxtb16 r10, r10, ror #8\n\t"
-      "smlad r5, lr, r11, r5\n\t"
-      "smlad r5, r10, r12, r5\n\t"
-      "ldr r10, [r1], #4\n\t"
-      "sxtb16 lr, r10\n\t"
-      "sxtb16 r10, r10, ror #8\n\t"
-      "smlad r4, lr, r11, r4\n\t"
-      "smlad r4, r10, r12, r4\n\t"
-      "ldr r10, [r2, r3]\n\t"
-      "sxtb16 lr, r10\n\t"
-      "sxtb16 r10, r10, ror #8\n\t"
-      "smlad r7, lr, r11, r7\n\t"
-      "smlad r7, r10, r12, r7\n\t"
-      "ldr r10, [r2], #4\n\t"
-      "sxtb16 lr, r10\n\t"
-      "sxtb16 r10, r10, ror #8\n\t"
-      "smlad r6, lr, r11, r6\n\t"
-      "smlad r6, r10, r12, r6\n\t"
+      "lsrs r8, r8, #1\n\t"
+      "1:\n\t" ARENAPLAN_FC_GROUP ARENAPLAN_FC_GROUP
       "subs r8, r8, #1\n\t"
       "bne 1b\n\t"
       "pop {r0}\n\t"
@@ -94,14 +98,22 @@ __attribute__((naked, noinline)) void SymmetricGroups(FourRows* /*f*/) {
       "stm r0, {r4-r7}\n\t"
       "pop {r4-r11, pc}\n\t");
 }
+#undef ARENAPLAN_FC_GROUP
 #endif
 
 // f->acc[r] += sum_i (w_r[i] + w_offset) * (x[i] + x_offset) over the whole row of depth values.
 void FourRowSums(FourRows* f, int32_t depth, int32_t x_offset, int32_t w_offset) {
   if (f->groups > 0) {
 #if ARENAPLAN_DSP_NATIVE
-    if (w_offset == 0) {
-      SymmetricGroups(f);
+    if (w_offset == 0 && f->groups >= 2) {
+      FourRows pairs = *f;
+      pairs.groups &= ~1u;
+      SymmetricPairs(&pairs);
+      if (f->groups & 1u) {  // the odd last group, in C
+        const int32_t done = 4 * static_cast<int32_t>(pairs.groups);
+        FourRows last{f->x + done, f->w0 + done, f->w2 + done, f->stride, 1u, f->x_offset2, f->acc};
+        Groups(&last, 0);
+      }
     } else {
       Groups(f, w_offset);
     }
