@@ -1,5 +1,10 @@
 // `arenaplan run MODEL`: runs a model in the embedded runtime (runtime/interpreter.h) on the host,
 // in one arena: inputs from files or the golden generator, outputs to files, memory and timing.
+// Planning: tflm-greedy is the runtime's own online planner (TFLM's greedy, rules/greedy.h); any
+// other planner runs on the host over the runtime's planning problem (copied out of a first
+// AllocateTensors) through plan::PlanAndVerify, and the runtime gets the result as a
+// CompiledPlan, which it checks again. Either way the plan the runtime uses is verified by
+// plan/verify.h before anything is printed. A model's own offline plan always wins.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,7 +18,12 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/planning.h"
+#include "plan/plan_and_verify.h"
+#include "plan/verify.h"
+#include "rules/limits.h"
 #include "runtime/interpreter.h"
+#include "util/device_status.h"
 #include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
@@ -24,7 +34,7 @@ struct RunArgs {
   std::string inputs_from;
   std::string outputs_to;
   uint64_t arena_bytes = 0;  // 0 = find the smallest working arena first
-  std::string planner = "greedy";
+  std::string planner = "tflm-greedy";
   std::string format = "text";
   uint32_t invokes = 1;
 };
@@ -48,13 +58,71 @@ std::string ShapeString(const rt::TensorView& t) {
 
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
-int ExitFor(rt::StatusCode s) {
-  return (s == rt::StatusCode::kUnsupported || s == rt::StatusCode::kArenaFull) ? kExitNoSolution : kExitBadInput;
-}
-
 int Fail(const std::string& message, int code) {
   std::fprintf(stderr, "arenaplan run: %s\n", message.c_str());
   return code;
+}
+
+int Fail(rt::StatusCode s, const std::string& message) {
+  return Fail(message, ErrorCodeOf(s) == ErrorCode::kInvalidArgument ? kExitBadInput : kExitNoSolution);
+}
+
+// The runtime's planning problem and plan as AllocateTensors leaves them (rt::PlanCopy).
+struct RecordedPlan {
+  std::vector<rt::PlanBuffer> problem = std::vector<rt::PlanBuffer>(rules::kMaxPlanBuffers);
+  std::vector<int32_t> offsets = std::vector<int32_t>(rules::kMaxPlanBuffers);
+  rt::PlanCopy copy{problem.data(), offsets.data(), rules::kMaxPlanBuffers, 0};
+};
+
+// The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
+// `index[i]` is the problem buffer of runtime buffer i or -1.
+plan::Problem ToProblem(const RecordedPlan& r, std::vector<int64_t>* index) {
+  plan::Problem problem;
+  index->assign(r.copy.count, -1);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    const rt::PlanBuffer& b = r.problem[i];
+    if (b.size == 0) continue;
+    plan::Buffer buffer;
+    buffer.size = b.size;
+    buffer.first = b.first;
+    buffer.last = std::max(b.first, b.last);
+    buffer.fixed_offset = b.offset != rules::kOnline ? b.offset : plan::kUnfixed;
+    // Offline offsets are used as given, aligned or not (as TFLM does).
+    buffer.alignment = buffer.fixed() && b.offset % rules::kBufferAlignment != 0 ? 1 : rules::kBufferAlignment;
+    (*index)[i] = static_cast<int64_t>(problem.buffers.size());
+    problem.buffers.push_back(buffer);
+  }
+  return problem;
+}
+
+// The plan the runtime uses, checked by the independent verifier.
+Status VerifyRecorded(const RecordedPlan& r) {
+  std::vector<int64_t> index;
+  const plan::Problem problem = ToProblem(r, &index);
+  plan::Plan plan;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    if (index[i] >= 0) plan.offsets[static_cast<size_t>(index[i])] = r.offsets[i];
+  }
+  plan.height = plan::PlanHeight(problem, plan.offsets);
+  const plan::VerifyReport report = plan::VerifyPlan(problem, plan);
+  if (report.ok()) return Status::Ok();
+  return Internal("the runtime's plan does not verify: " + report.errors.front().message);
+}
+
+// The runtime's problem planned on the host by `planner`, as one offset per runtime buffer.
+Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& planner, uint32_t* head) {
+  std::vector<int64_t> index;
+  const plan::Problem problem = ToProblem(r, &index);
+  auto planned = plan::PlanAndVerify(problem, planner);
+  if (!planned.ok()) return planned.status();
+  if (planned->plan.height > int64_t{rules::kMaxBufferBytes}) return Unsupported("the plan needs more than 2 GiB");
+  std::vector<int32_t> offsets(r.copy.count, 0);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    if (index[i] >= 0) offsets[i] = static_cast<int32_t>(planned->plan.offsets[static_cast<size_t>(index[i])]);
+  }
+  *head = static_cast<uint32_t>(planned->plan.height);
+  return offsets;
 }
 
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
@@ -78,20 +146,38 @@ rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::Interpr
 int Run(const RunArgs& a) {
   auto bytes = ReadFile(a.model);
   if (!bytes.ok()) return ReportError("run", bytes.status());
+  const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
+  auto recorded = std::make_unique<RecordedPlan>();
   rt::InterpreterOptions opts;
-  opts.planner = a.planner == "best-fit" ? rt::PlannerKind::kBestFit : rt::PlannerKind::kGreedy;
+  opts.planner = rt::PlannerKind::kTflmGreedy;
+  opts.plan_copy = &recorded->copy;
   uint32_t min_bytes = 0;
   std::string error;
+  std::vector<int32_t> host_offsets;
+  rt::CompiledPlan compiled{nullptr, 0, 0};
+  if (planner != "tflm-greedy") {
+    const rt::StatusCode s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
+    if (s != rt::StatusCode::kOk) return Fail(s, error);
+    auto offsets = HostPlan(*recorded, planner, &compiled.head_bytes);
+    if (!offsets.ok()) return ReportError("run", offsets.status());
+    host_offsets = std::move(*offsets);
+    compiled.offsets = host_offsets.data();
+    compiled.count = static_cast<uint32_t>(host_offsets.size());
+    opts.compiled_plan = &compiled;  // ignored when the model has an offline plan
+    min_bytes = 0;
+  }
   size_t arena_bytes = a.arena_bytes;
   if (arena_bytes == 0) {
     const rt::StatusCode s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
-    if (s != rt::StatusCode::kOk) return Fail(error, ExitFor(s));
+    if (s != rt::StatusCode::kOk) return Fail(s, error);
     arena_bytes = min_bytes;
   }
   ArenaBuffer arena(arena_bytes);
   rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
   rt::StatusCode s = interp.AllocateTensors();
-  if (s != rt::StatusCode::kOk) return Fail(interp.error_message(), ExitFor(s));
+  if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
+  const Status verified = VerifyRecorded(*recorded);
+  if (!verified.ok()) return ReportError("run", verified);
   const rt::MemoryRecord& rec = interp.memory_record();
   // Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
   // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
@@ -122,7 +208,7 @@ int Run(const RunArgs& a) {
     const auto start = std::chrono::steady_clock::now();
     s = interp.Invoke();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s != rt::StatusCode::kOk) return Fail(interp.error_message(), ExitFor(s));
+    if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
       const rt::TensorView out = interp.output(k);
@@ -148,7 +234,7 @@ int Run(const RunArgs& a) {
   if (a.format == "json") {
     nlohmann::json j;
     j["model"] = a.model;
-    j["planner"] = a.planner;
+    j["planner"] = planner;
     j["plan_source"] = rec.plan_source;
     j["arena_bytes"] = arena_bytes;
     j["head_bytes"] = rec.head_bytes;
@@ -203,8 +289,9 @@ void RegisterRun(CLI::App& root, int& exit_code) {
                   "write output k to PREFIX.out<k>.bin (Invoke i >= 1: PREFIX.seq<i>.out<k>.bin)");
   cmd->add_option("--arena-bytes", args->arena_bytes, "arena size (default: the smallest working arena)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFF0u}));
-  cmd->add_option("--planner", args->planner, "online planner when the model has no offline plan")
-      ->check(CLI::IsMember({"greedy", "best-fit"}));
+  AddPlannerOption(*cmd, &args->planner,
+                   "the head when the model has no offline plan (tflm-greedy: the runtime's own; others plan "
+                   "on the host and compile the plan in)");
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));

@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
-#include "plan/planner.h"
+#include "cli/planning.h"
 #include "tflm/arena_size.h"
 
 namespace arenaplan::cli {
@@ -81,7 +81,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
   for (const auto& t : tflm::Targets()) targets += "\n  " + t.name + ": " + t.description;
   cmd->add_option("--target", args->target,
                   std::string("TFLM build target (default ") + tflm::kDefaultTarget + "):" + targets);
-  cmd->add_option("--planner", args->planner, "planner for the head (default tflm-greedy, what TFLM does)");
+  AddPlannerOption(*cmd, &args->planner, "the head (tflm-greedy is what TFLM does)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] {
     auto target = tflm::FindTarget(args->target);

@@ -68,7 +68,7 @@ TEST(InterpreterTest, RunsChainWithTflmGreedyOffsets) {
   Interpreter& in = *h.interp;
   ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.memory_record().head_bytes, 32u);
-  EXPECT_STREQ(in.memory_record().plan_source, "greedy");
+  EXPECT_STREQ(in.memory_record().plan_source, "tflm-greedy");
   auto offset = [&](uint32_t t) { return static_cast<uint8_t*>(in.tensor(t).data) - h.arena_base; };
   EXPECT_EQ(offset(0), 16);
   EXPECT_EQ(offset(2), 0);
@@ -107,12 +107,12 @@ TEST(InterpreterTest, TwoInterpretersSideBySideAreIndependent) {
   }
 }
 
-TEST(InterpreterTest, BestFitPlannerGivesSameOutputs) {
+TEST(InterpreterTest, TflmOrderBestFitPlannerGivesSameOutputs) {
   InterpreterOptions opts;
-  opts.planner = PlannerKind::kBestFit;
+  opts.planner = PlannerKind::kTflmOrderBestFit;
   Harness h(model::WriteModel(ChainSpec()), 4096, opts);
   ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
-  EXPECT_STREQ(h.interp->memory_record().plan_source, "best-fit");
+  EXPECT_STREQ(h.interp->memory_record().plan_source, "tflm-order-best-fit");
   EXPECT_EQ(h.interp->memory_record().head_bytes, 32u);
   SetInput(*h.interp, {1, 2, 3, 4});
   ASSERT_EQ(h.interp->Invoke(), StatusCode::kOk);
@@ -189,7 +189,7 @@ TEST(InterpreterTest, OfflinePlanWithWrongCountFails) {
   model::SetMetadata(spec, "OfflineMemoryAllocation", bytes);
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "metadata OfflineMemoryAllocation: 4 offsets, but the model has 5 tensors");
+  EXPECT_STREQ(h.interp->error_message(), "offline plan: 4 offsets but the model has 5 tensors over all subgraphs");
 }
 
 TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
@@ -198,7 +198,7 @@ TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
   spec.subgraphs[0].operators[1].opcode_index = custom;
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
-  EXPECT_STREQ(h.interp->error_message(), "op 1 (MyCustomOp): op not supported by this runtime (no kernel registered)");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 1 (CUSTOM:MyCustomOp): op not supported by this runtime (no kernel registered)");
   EXPECT_EQ(h.interp->Invoke(), StatusCode::kBadState);
 }
 
@@ -207,7 +207,7 @@ TEST(InterpreterTest, BadTensorIndexIsRejected) {
   spec.subgraphs[0].operators[2].inputs = {9};
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "op 2 (RESHAPE): input 0 refers to tensor 9 (5 tensors)");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 2 (RESHAPE): input tensor 9 out of range (5 tensors)");
 }
 
 TEST(InterpreterTest, ShortConstantBufferIsRejected) {
@@ -215,7 +215,7 @@ TEST(InterpreterTest, ShortConstantBufferIsRejected) {
   spec.buffers[1].resize(8);
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: buffer 1 holds 8 bytes, shape needs 16");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1 (c): buffer 1 holds 8 bytes, shape needs 16");
 }
 
 TEST(InterpreterTest, GarbageAndTruncatedModelsFailCleanly) {
