@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
+#include "report/printable.h"
 #include "tflm/export.h"
 
 namespace arenaplan::cli {
@@ -70,7 +71,7 @@ void RegisterExport(CLI::App& root, int& exit_code) {
       return;
     }
     for (const std::string& w : result->warnings) {
-      std::fprintf(stderr, "arenaplan export: warning: %s\n", w.c_str());
+      std::fprintf(stderr, "arenaplan export: warning: %s\n", report::Printable(w).c_str());
     }
     Status st = Status::Ok();
     if (!args->out.empty()) st = WriteBytes(args->out, result->model_bytes.data(), result->model_bytes.size());

@@ -21,6 +21,7 @@
 #include "cli/planning.h"
 #include "plan/plan_and_verify.h"
 #include "plan/verify.h"
+#include "report/printable.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "util/device_status.h"
@@ -59,7 +60,7 @@ std::string ShapeString(const rt::TensorView& t) {
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
 int Fail(const std::string& message, int code) {
-  std::fprintf(stderr, "arenaplan run: %s\n", message.c_str());
+  std::fprintf(stderr, "arenaplan run: %s\n", report::Printable(message).c_str());
   return code;
 }
 
@@ -253,7 +254,7 @@ int Run(const RunArgs& a) {
     j["invoke_seconds"] = seconds;
     j["outputs"] = outputs;  // of Invoke 0
     j["sequence"] = sequence;  // outputs of Invoke 1..N-1
-    std::cout << j.dump(2) << "\n";
+    std::cout << report::JsonText(j) << "\n";
   } else {
     std::printf("model:            %s\n", a.model.c_str());
     std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,

@@ -12,6 +12,7 @@
 #include "plan/csv.h"
 #include "plan/lower_bound.h"
 #include "plan/plan_and_verify.h"
+#include "report/printable.h"
 #include "plan/verify.h"
 
 namespace arenaplan::cli {
@@ -82,7 +83,7 @@ int RunSolve(const SolveArgs& a) {
     std::fprintf(stderr, "arenaplan solve: infeasible: proven that no plan fits under capacity %lld "
                  "(lower bound %lld)\n", static_cast<long long>(a.capacity),
                  static_cast<long long>(std::max(lower_bound, r.lower_bound)));
-    if (a.format == "json") std::cout << SolveJson(a, cp, r, lower_bound, false).dump(2) << "\n";
+    if (a.format == "json") std::cout << report::JsonText(SolveJson(a, cp, r, lower_bound, false)) << "\n";
     return kExitNoSolution;
   }
   const plan::VerifyReport report = plan::VerifyPlan(cp.problem, r.plan);
@@ -92,7 +93,7 @@ int RunSolve(const SolveArgs& a) {
                                          report.errors[0].message));
   }
 
-  std::string body = a.format == "json" ? SolveJson(a, cp, r, lower_bound, fits).dump(2) + "\n"
+  std::string body = a.format == "json" ? report::JsonText(SolveJson(a, cp, r, lower_bound, fits)) + "\n"
                                         : plan::WriteCsv(cp.ids, cp.problem, r.plan);
   if (!body.empty() && body.back() != '\n') body += '\n';
   if (a.output.empty()) {
