@@ -6,7 +6,10 @@
 //          whose lifetimes overlap its own, with a candidate starting at 0:
 //            kFirstFit (TFLM): stop at the first neighbour starting at least `size` above the
 //                              candidate, else move the candidate to that neighbour's end;
-//            kBestFit:         take the smallest such gap (ties: the lowest), else the top.
+//            kBestFit:         take the smallest such gap (ties: the lowest), else the top; a gap
+//                              is measured from the aligned candidate (the host's best-fit
+//                              measures from the previous end: the two differ only after a
+//                              fixed offset that is not a multiple of the alignment).
 //          Candidates are rounded up to `alignment`. TFLM does not round, but it only ever sees
 //          16-multiple sizes, so the two differ only after a fixed offset that is not a multiple
 //          of the alignment (TFLM would misalign the next buffer).
