@@ -121,7 +121,8 @@ Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& opt
     buffer.subgraph = s;
     buffer.scratch = static_cast<int32_t>(r);
     buffer.op = op;
-    buffer.name = buffer.id + " (" + model.code_of(model.subgraphs[s].operators[op]).name + " #" + std::to_string(op) + ")";
+    buffer.name = buffer.id + " (" + model.code_of(model.subgraphs[s].operators[op]).name + " #" + std::to_string(op) +
+                  ")";
     add(std::move(buffer), req.bytes, marks[planned.size() + r], -1);
   }
   return result;

@@ -23,22 +23,22 @@ using rules::ScratchRequest;
 uint32_t GlobalOp(const model::Model& model, size_t subgraph, size_t op);
 
 struct Options {
-  uint32_t alignment = 16;                // sizes are rounded up to this (TFLM: 16)
-  std::vector<ScratchRequest> scratch;    // in request (= op) order; TFLM numbers them 0..n-1
-  bool use_offline_plan = true;           // honour the model's OfflineMemoryAllocation
+  uint32_t alignment = 16;              // sizes are rounded up to this (TFLM: 16)
+  std::vector<ScratchRequest> scratch;  // in request (= op) order; TFLM numbers them 0..n-1
+  bool use_offline_plan = true;         // honour the model's OfflineMemoryAllocation
 };
 
 // One planned buffer, in TFLM's AddBuffer order: tensors of subgraph 0, 1, ..., then scratch.
 struct BufferLifetime {
-  std::string id;          // "s<X>t<Y>" or "scratch<N>"
-  int32_t subgraph = -1;   // tensor buffers: subgraph index; scratch: the requesting op's subgraph
-  int32_t tensor = -1;     // tensor index within the subgraph; -1 for scratch
-  int32_t scratch = -1;    // scratch request index; -1 for tensors
-  int32_t op = -1;         // scratch: requesting op index
-  std::string name;        // tensor name, or "scratch<N> (<OP> #<i>)"
-  uint64_t bytes = 0;      // unrounded byte size
-  uint64_t size = 0;       // rounded up to Options::alignment
-  int64_t first = -1;      // inclusive, TFLM's global time counter (-1 = never set)
+  std::string id;         // "s<X>t<Y>" or "scratch<N>"
+  int32_t subgraph = -1;  // tensor buffers: subgraph index; scratch: the requesting op's subgraph
+  int32_t tensor = -1;    // tensor index within the subgraph; -1 for scratch
+  int32_t scratch = -1;   // scratch request index; -1 for tensors
+  int32_t op = -1;        // scratch: requesting op index
+  std::string name;       // tensor name, or "scratch<N> (<OP> #<i>)"
+  uint64_t bytes = 0;     // unrounded byte size
+  uint64_t size = 0;      // rounded up to Options::alignment
+  int64_t first = -1;     // inclusive, TFLM's global time counter (-1 = never set)
   int64_t last = -1;
   int64_t offline_offset = -1;  // from the offline plan; -1 = planned online
 };

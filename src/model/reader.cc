@@ -34,8 +34,7 @@ std::vector<OperatorCode> ReadOperatorCodes(const tfl::Model& fb) {
     code.custom_code = Str(c.custom_code());
     code.version = c.version();
     char name[256];
-    code.name = code.builtin_code == op::kCustom ? "CUSTOM:" + code.custom_code
-                                                 : rules::OpName(c, name, sizeof(name));
+    code.name = code.builtin_code == op::kCustom ? "CUSTOM:" + code.custom_code : rules::OpName(c, name, sizeof(name));
     out.push_back(std::move(code));
   }
   return out;
@@ -100,10 +99,12 @@ Operator ReadOperator(const tfl::Model& fb, const tfl::Operator& fb_op) {
 Subgraph ReadSubgraph(const tfl::Model& fb, const tfl::SubGraph& sg, const std::vector<Buffer>& buffers) {
   Subgraph out;
   out.name = Str(sg.name());
-  for (uint32_t t = 0; t < rules::Size(sg.tensors()); ++t) out.tensors.push_back(ReadTensor(*sg.tensors()->Get(t), buffers));
+  for (uint32_t t = 0; t < rules::Size(sg.tensors()); ++t)
+    out.tensors.push_back(ReadTensor(*sg.tensors()->Get(t), buffers));
   out.inputs = Ints(sg.inputs());
   out.outputs = Ints(sg.outputs());
-  for (uint32_t i = 0; i < rules::Size(sg.operators()); ++i) out.operators.push_back(ReadOperator(fb, *sg.operators()->Get(i)));
+  for (uint32_t i = 0; i < rules::Size(sg.operators()); ++i)
+    out.operators.push_back(ReadOperator(fb, *sg.operators()->Get(i)));
   return out;
 }
 

@@ -8,9 +8,9 @@ namespace {
 
 struct Frame {
   uint32_t subgraph;
-  uint32_t op;     // the op being walked (== op count once the subgraph is done)
-  uint32_t call;   // how many of that op's calls were entered
-  bool begun;      // BeginOp was sent for `op`
+  uint32_t op;    // the op being walked (== op count once the subgraph is done)
+  uint32_t call;  // how many of that op's calls were entered
+  bool begun;     // BeginOp was sent for `op`
 };
 
 StatusCode CallError(const tfl::Model& model, const Frame& f, int32_t callee, const Frame* stack, uint32_t depth,
@@ -20,8 +20,8 @@ StatusCode CallError(const tfl::Model& model, const Frame& f, int32_t callee, co
   const tfl::Operator& op = *model.subgraphs()->Get(f.subgraph)->operators()->Get(f.op);
   OpName(*model.operator_codes()->Get(op.opcode_index()), name, sizeof(name));
   if (callee < 0 || static_cast<uint32_t>(callee) >= n) {
-    SetError(error, "subgraph %u, op %u (%s): calls subgraph %d, out of range (%u subgraphs)", f.subgraph, f.op,
-             name, callee, n);
+    SetError(error, "subgraph %u, op %u (%s): calls subgraph %d, out of range (%u subgraphs)", f.subgraph, f.op, name,
+             callee, n);
     return StatusCode::kInvalidModel;
   }
   for (uint32_t d = 0; d <= depth; ++d) {

@@ -73,8 +73,8 @@ void Insert(const PlanBuffer* bufs, uint16_t id, uint16_t* list, uint16_t* next)
 
 }  // namespace
 
-StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRule rule, uint16_t* order,
-                        uint16_t* next, uint32_t* head_bytes, ErrorText* error) {
+StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRule rule, uint16_t* order, uint16_t* next,
+                        uint32_t* head_bytes, ErrorText* error) {
   *head_bytes = 0;
   if (n > kMaxPlanBuffers) {
     SetError(error, "too many buffers to plan (%u, at most %u)", n, kMaxPlanBuffers);

@@ -35,17 +35,24 @@ const char* OpName(const tfl::OperatorCode& code, char* buf, uint32_t cap) {
 uint32_t TypeBytes(tfl::TensorType type) {
   using T = tfl::TensorType;
   switch (type) {
-    case T::FLOAT32: case T::INT32: case T::UINT32: case T::RESOURCE:
-      return 4;
-    case T::FLOAT16: case T::BFLOAT16: case T::INT16: case T::UINT16:
-      return 2;
-    case T::INT8: case T::UINT8: case T::BOOL:
+    case T::FLOAT32:
+    case T::INT32:
+    case T::UINT32:
+    case T::RESOURCE: return 4;
+    case T::FLOAT16:
+    case T::BFLOAT16:
+    case T::INT16:
+    case T::UINT16: return 2;
+    case T::INT8:
+    case T::UINT8:
+    case T::BOOL:
     case T::INT4:  // TFLM plans int4 unpacked, one byte per element
       return 1;
-    case T::FLOAT64: case T::INT64: case T::UINT64: case T::COMPLEX64:
-      return 8;
-    case T::COMPLEX128:
-      return 16;
+    case T::FLOAT64:
+    case T::INT64:
+    case T::UINT64:
+    case T::COMPLEX64: return 8;
+    case T::COMPLEX128: return 16;
     default:  // STRING, VARIANT, unknown
       return 0;
   }
@@ -62,8 +69,7 @@ uint64_t TensorBytes(const tfl::Tensor& tensor) {
   return n;
 }
 
-void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data,
-                uint64_t* bytes) {
+void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data, uint64_t* bytes) {
   *data = nullptr;
   *bytes = 0;
   if (index >= Size(model.buffers())) return;
@@ -102,8 +108,7 @@ uint32_t CalledSubgraphs(const tfl::Model& model, const tfl::Operator& op, int32
       out[0] = o != nullptr ? o->init_subgraph_index() : 0;
       return 1;
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

@@ -42,8 +42,7 @@ uint64_t TensorBytes(const tfl::Tensor& tensor);
 // The data of buffer `index`: its inline vector, else (large models) the range [offset, offset +
 // size) of the file. *data is nullptr and *bytes 0 when the buffer is empty, out of range, or its
 // range is not inside the file (CheckModel reports that case).
-void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data,
-                uint64_t* bytes);
+void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data, uint64_t* bytes);
 
 // The subgraphs op calls (IF: then, else; WHILE: cond, body; CALL_ONCE: init) into out[0..1];
 // returns how many, 0 for an op without control flow. Missing options read as subgraph 0.

@@ -20,7 +20,7 @@ struct OfflinePlan {
   uint32_t count = 0;                // N
   int32_t version = 0;
   int32_t subgraphs_word = 0;
-  uint32_t buffer = 0;               // the metadata's buffer index
+  uint32_t buffer = 0;  // the metadata's buffer index
   bool present() const { return offsets != nullptr; }
 };
 

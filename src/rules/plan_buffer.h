@@ -11,8 +11,8 @@ namespace arenaplan::rules {
 inline constexpr int32_t kOnline = -1;  // PlanBuffer::offset before planning: place me
 
 struct PlanBuffer {
-  uint32_t size;   // bytes, rounded up to the plan's alignment
-  int32_t first;   // inclusive lifetime on TFLM's one time counter (-1 = never set)
+  uint32_t size;  // bytes, rounded up to the plan's alignment
+  int32_t first;  // inclusive lifetime on TFLM's one time counter (-1 = never set)
   int32_t last;
   int32_t offset;  // in: a fixed (offline) offset or kOnline; out: offset from the head start
 };

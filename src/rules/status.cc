@@ -101,18 +101,26 @@ uint32_t FormatV(char* buf, uint32_t cap, const char* fmt, va_list args) {
     switch (*p) {
       case 'd':
       case 'i':
-        if (size_t_arg) s.PutSigned(static_cast<int64_t>(va_arg(args, long)));
-        else if (longs >= 2) s.PutSigned(va_arg(args, long long));
-        else if (longs == 1) s.PutSigned(va_arg(args, long));
-        else s.PutSigned(va_arg(args, int));
+        if (size_t_arg)
+          s.PutSigned(static_cast<int64_t>(va_arg(args, long)));
+        else if (longs >= 2)
+          s.PutSigned(va_arg(args, long long));
+        else if (longs == 1)
+          s.PutSigned(va_arg(args, long));
+        else
+          s.PutSigned(va_arg(args, int));
         break;
       case 'u':
       case 'x': {
         const uint32_t base = *p == 'u' ? 10 : 16;
-        if (size_t_arg) s.PutUnsigned(va_arg(args, size_t), base);
-        else if (longs >= 2) s.PutUnsigned(va_arg(args, unsigned long long), base);
-        else if (longs == 1) s.PutUnsigned(va_arg(args, unsigned long), base);
-        else s.PutUnsigned(va_arg(args, unsigned), base);
+        if (size_t_arg)
+          s.PutUnsigned(va_arg(args, size_t), base);
+        else if (longs >= 2)
+          s.PutUnsigned(va_arg(args, unsigned long long), base);
+        else if (longs == 1)
+          s.PutUnsigned(va_arg(args, unsigned long), base);
+        else
+          s.PutUnsigned(va_arg(args, unsigned), base);
         break;
       }
       case 's': s.PutStr(va_arg(args, const char*), precision); break;

@@ -46,8 +46,8 @@ uint32_t Format(char* buf, uint32_t cap, const char* fmt, ...) __attribute__((fo
 }  // namespace arenaplan::rules
 
 // Returns early from a function returning rules::StatusCode (or rt::StatusCode, the same type).
-#define RT_RETURN_IF_ERROR(expr)                                       \
-  do {                                                                 \
-    const ::arenaplan::rules::StatusCode _rt_st = (expr);              \
-    if (_rt_st != ::arenaplan::rules::StatusCode::kOk) return _rt_st;  \
+#define RT_RETURN_IF_ERROR(expr)                                      \
+  do {                                                                \
+    const ::arenaplan::rules::StatusCode _rt_st = (expr);             \
+    if (_rt_st != ::arenaplan::rules::StatusCode::kOk) return _rt_st; \
   } while (0)

@@ -48,7 +48,8 @@ void CollectBuffers(Pass& p, const Arena& arena) {
   for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
     if (!Planned(p.model, *p.tables, p.offline, t)) continue;
     planned[b] = t;
-    p.bufs[b++] = PlanBuffer{Aligned(rules::TensorBytes(p.model.tensor(t))), -1, -1, rules::OfflineOffset(p.offline, t)};
+    p.bufs[b++] = PlanBuffer{Aligned(rules::TensorBytes(p.model.tensor(t))), -1, -1,
+                             rules::OfflineOffset(p.offline, t)};
   }
   for (uint32_t r = 0; r < p.num_requests; ++r) {
     p.bufs[b++] = PlanBuffer{Aligned(p.requests(arena)[r].bytes), -1, -1, kOnline};
@@ -67,7 +68,8 @@ StatusCode CheckCompiledPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_b
       const bool live_together = !(bufs[i].first > bufs[j].last || bufs[j].first > bufs[i].last);
       const uint64_t end_i = static_cast<uint64_t>(bufs[i].offset) + bufs[i].size;
       const uint64_t end_j = static_cast<uint64_t>(bufs[j].offset) + bufs[j].size;
-      const bool apart = end_i <= static_cast<uint64_t>(bufs[j].offset) || end_j <= static_cast<uint64_t>(bufs[i].offset);
+      const bool apart = end_i <= static_cast<uint64_t>(bufs[j].offset) ||
+                         end_j <= static_cast<uint64_t>(bufs[i].offset);
       if (live_together && !apart && bufs[i].size > 0 && bufs[j].size > 0) {
         SetError(error, "compiled plan: buffers %u and %u are live together and overlap", i, j);
         return StatusCode::kBadArgument;
@@ -108,8 +110,7 @@ void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
 }
 
 // The offsets: offline, compiled or online. *head = the plan's height.
-StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* record, uint32_t* head,
-                 ErrorText* error) {
+StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* record, uint32_t* head, ErrorText* error) {
   const uint32_t n = p.count();
   record->plan_source = p.offline.present() ? "offline" : "tflm-greedy";
   rules::GapRule rule = rules::GapRule::kFirstFit;
@@ -133,7 +134,8 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* recor
 void AssignOffsets(const Pass& p) {
   uint32_t b = 0;
   for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
-    if (Planned(p.model, *p.tables, p.offline, t)) p.tables->tensor_offset[t] = static_cast<uint32_t>(p.bufs[b++].offset);
+    if (Planned(p.model, *p.tables, p.offline, t))
+      p.tables->tensor_offset[t] = static_cast<uint32_t>(p.bufs[b++].offset);
   }
   for (uint32_t r = 0; r < p.num_requests; ++r) {
     p.tables->scratch_offset[r] = static_cast<uint32_t>(p.bufs[p.num_tensors + r].offset);
@@ -164,7 +166,8 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
                     TailTables* tables, MemoryRecord* record, ErrorText* error) {
   uint32_t off = 0;
   if (num_requests > 0) {
-    RT_RETURN_IF_ERROR(AllocTail(arena, 4 * num_requests, 4, &record->scratch_table_bytes, "scratch table", &off, error));
+    RT_RETURN_IF_ERROR(
+        AllocTail(arena, 4 * num_requests, 4, &record->scratch_table_bytes, "scratch table", &off, error));
     tables->scratch_offset = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
   }
   rules::OfflinePlan offline;

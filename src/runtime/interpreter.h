@@ -66,7 +66,7 @@ struct PlanCopy {
   PlanBuffer* problem = nullptr;  // before placement: offset = fixed (offline) or rules::kOnline
   int32_t* offsets = nullptr;     // after placement
   uint32_t capacity = 0;
-  uint32_t count = 0;             // out
+  uint32_t count = 0;  // out
 };
 
 struct InterpreterOptions {
@@ -80,28 +80,28 @@ struct InterpreterOptions {
 
 // Where the arena went (filled during AllocateTensors; the "recording mode" figures).
 struct MemoryRecord {
-  uint32_t head_bytes = 0;           // planned tensors + scratch
-  uint32_t tail_bytes = 0;           // all persistent data
-  uint32_t tensor_table_bytes = 0;   // 4 per tensor: offset of its data
-  uint32_t kernel_table_bytes = 0;   // one pointer per operator code
-  uint32_t op_data_ptr_bytes = 0;    // one pointer per op
-  uint32_t op_data_bytes = 0;        // kernels' persistent buffers
-  uint32_t scratch_table_bytes = 0;  // 4 per scratch request
-  uint32_t variable_bytes = 0;       // variable tensors kept in the tail
-  uint32_t subgraph_table_bytes = 0; // 8 per subgraph (+8): first tensor / op of each subgraph
-  uint32_t resource_table_bytes = 0; // one entry per VAR_HANDLE op
-  uint32_t resource_bytes = 0;       // resource variables' data
-  uint32_t planning_temp_bytes = 0;  // peak temp use while planning (freed afterwards)
-  uint32_t planned_buffers = 0;      // tensors + scratch buffers placed in the head
+  uint32_t head_bytes = 0;            // planned tensors + scratch
+  uint32_t tail_bytes = 0;            // all persistent data
+  uint32_t tensor_table_bytes = 0;    // 4 per tensor: offset of its data
+  uint32_t kernel_table_bytes = 0;    // one pointer per operator code
+  uint32_t op_data_ptr_bytes = 0;     // one pointer per op
+  uint32_t op_data_bytes = 0;         // kernels' persistent buffers
+  uint32_t scratch_table_bytes = 0;   // 4 per scratch request
+  uint32_t variable_bytes = 0;        // variable tensors kept in the tail
+  uint32_t subgraph_table_bytes = 0;  // 8 per subgraph (+8): first tensor / op of each subgraph
+  uint32_t resource_table_bytes = 0;  // one entry per VAR_HANDLE op
+  uint32_t resource_bytes = 0;        // resource variables' data
+  uint32_t planning_temp_bytes = 0;   // peak temp use while planning (freed afterwards)
+  uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
-  uint32_t min_arena_bytes = 0;      // smallest arena (16-aligned start) that works, exact
-  const char* plan_source = "";      // "offline", "compiled", "tflm-greedy", "tflm-order-best-fit"
+  uint32_t min_arena_bytes = 0;  // smallest arena (16-aligned start) that works, exact
+  const char* plan_source = "";  // "offline", "compiled", "tflm-greedy", "tflm-order-best-fit"
 };
 
 class Interpreter final : private KernelContext {
  public:
-  Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, void* arena,
-              size_t arena_bytes, const InterpreterOptions& options = InterpreterOptions());
+  Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, void* arena, size_t arena_bytes,
+              const InterpreterOptions& options = InterpreterOptions());
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
@@ -180,8 +180,8 @@ class Interpreter final : private KernelContext {
   Arena arena_;
   ErrorText error_;
   MemoryRecord record_;
-  BoundModel model_;    // the checked flatbuffer and its tensor / op numbering
-  TailTables tables_;   // per-tensor offsets, kernels, op data, scratch offsets, resources
+  BoundModel model_;   // the checked flatbuffer and its tensor / op numbering
+  TailTables tables_;  // per-tensor offsets, kernels, op data, scratch offsets, resources
   State state_ = State::kCreated;
 
   // Prepare: scratch requests wait at the head's start until planning.

@@ -20,8 +20,8 @@ void FormatOpPlace(const BoundModel& model, uint32_t s, uint32_t op, char* buf, 
   Format(buf, cap, "subgraph %u, op %u (%.40s)", s, op, name);
 }
 
-StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel* bound,
-                     uint32_t* subgraph_table_bytes, ErrorText* error) {
+StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel* bound, uint32_t* subgraph_table_bytes,
+                     ErrorText* error) {
   // bound->model stays nullptr until the model passed every check.
   const rules::ModelFile file{bytes, size};
   const tfl::Model* model = nullptr;

@@ -33,7 +33,7 @@ void FormatOpPlace(const BoundModel& model, uint32_t s, uint32_t op, char* buf, 
 
 // Verifies and checks the model, then fills `bound` (table bytes go to *subgraph_table_bytes).
 // BoundModel holds pointers into itself: bind it in place, never copy it afterwards.
-StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel* bound,
-                     uint32_t* subgraph_table_bytes, ErrorText* error);
+StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel* bound, uint32_t* subgraph_table_bytes,
+                     ErrorText* error);
 
 }  // namespace arenaplan::rt

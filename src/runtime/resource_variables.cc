@@ -11,8 +11,8 @@ int32_t FindOrCreateResource(ResourceVariable* table, uint32_t* count, uint32_t 
   const char* name = shared_name != nullptr ? shared_name : "";
   for (uint32_t i = 0; i < *count; ++i) {
     // TFLM: a lookup without a container matches any; we also let a stored null match any.
-    const bool same_container =
-        container == nullptr || table[i].container == nullptr || std::strcmp(container, table[i].container) == 0;
+    const bool same_container = container == nullptr || table[i].container == nullptr ||
+                                std::strcmp(container, table[i].container) == 0;
     if (same_container && std::strcmp(name, table[i].shared_name) == 0) return static_cast<int32_t>(i);
   }
   if (*count >= capacity) return -1;
@@ -75,8 +75,8 @@ StatusCode Interpreter::PointOutputAt(uint32_t k, void* data) {
   const int32_t index = CurrentOp().outputs()->Get(k);
   const tfl::Tensor& t = *model_.subgraph(current_sg_).tensors()->Get(static_cast<uint32_t>(index));
   if (t.is_variable()) return Fail(StatusCode::kInvalidModel, "output %u is a variable tensor", k);
-  tables_.tensor_offset[model_.index.tensor_base[current_sg_] + static_cast<uint32_t>(index)] =
-      static_cast<uint32_t>(p - arena_.base);
+  tables_.tensor_offset[model_.index.tensor_base[current_sg_] + static_cast<uint32_t>(index)] = static_cast<uint32_t>(
+      p - arena_.base);
   return StatusCode::kOk;
 }
 

@@ -7,8 +7,7 @@
 namespace arenaplan::rt {
 namespace {
 
-StatusCode ResolveKernels(const BoundModel& model, const OpResolver& resolver, TailTables* tables,
-                          ErrorText* error) {
+StatusCode ResolveKernels(const BoundModel& model, const OpResolver& resolver, TailTables* tables, ErrorText* error) {
   for (uint32_t c = 0; c < model.counts.operator_codes; ++c) {
     const tfl::OperatorCode& code = *model.model->operator_codes()->Get(c);
     tables->kernels[c] = FindKernel(resolver, rules::BuiltinCode(code),
@@ -40,8 +39,8 @@ uint32_t CountVarHandles(const BoundModel& model) {
 
 }  // namespace
 
-StatusCode AllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* field, const char* what,
-                     uint32_t* offset, ErrorText* error) {
+StatusCode AllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset,
+                     ErrorText* error) {
   RT_RETURN_IF_ERROR(ArenaAllocTail(arena, bytes, align, offset, error, what));
   if (field != nullptr) *field += bytes;
   std::memset(ArenaPtr(*arena, *offset), 0, bytes);
@@ -53,14 +52,15 @@ StatusCode AllocateTailTables(const BoundModel& model, const OpResolver& resolve
   constexpr uint32_t kPointer = static_cast<uint32_t>(sizeof(void*));
   const rules::ModelCounts& n = model.counts;
   uint32_t off = 0;
-  RT_RETURN_IF_ERROR(AllocTail(arena, 4 * n.tensors, 4, &record->tensor_table_bytes, "tensor offset table", &off, error));
+  RT_RETURN_IF_ERROR(
+      AllocTail(arena, 4 * n.tensors, 4, &record->tensor_table_bytes, "tensor offset table", &off, error));
   t->tensor_offset = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
   for (uint32_t i = 0; i < n.tensors; ++i) t->tensor_offset[i] = kNoData;
-  RT_RETURN_IF_ERROR(
-      AllocTail(arena, kPointer * n.operator_codes, alignof(void*), &record->kernel_table_bytes, "kernel table", &off, error));
+  RT_RETURN_IF_ERROR(AllocTail(arena, kPointer * n.operator_codes, alignof(void*), &record->kernel_table_bytes,
+                               "kernel table", &off, error));
   t->kernels = reinterpret_cast<const KernelRegistration**>(ArenaPtr(*arena, off));
-  RT_RETURN_IF_ERROR(
-      AllocTail(arena, kPointer * n.operators, alignof(void*), &record->op_data_ptr_bytes, "op data pointers", &off, error));
+  RT_RETURN_IF_ERROR(AllocTail(arena, kPointer * n.operators, alignof(void*), &record->op_data_ptr_bytes,
+                               "op data pointers", &off, error));
   t->op_data = reinterpret_cast<void**>(ArenaPtr(*arena, off));
   RT_RETURN_IF_ERROR(ResolveKernels(model, resolver, t, error));
   const uint32_t handles = CountVarHandles(model);

@@ -34,8 +34,8 @@ struct TailTables {
 };
 
 // A zeroed tail allocation counted in *field (which may be nullptr).
-StatusCode AllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* field, const char* what,
-                     uint32_t* offset, ErrorText* error);
+StatusCode AllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset,
+                     ErrorText* error);
 
 // Tensor, kernel and op-data tables, the resource table (TFLM's MicroResourceVariables: capacity
 // = number of VAR_HANDLE ops), and every op's kernel resolved; an op without a kernel fails
@@ -44,8 +44,7 @@ StatusCode AllocateTailTables(const BoundModel& model, const OpResolver& resolve
                               MemoryRecord* record, ErrorText* error);
 
 // The kernel of op `op` in subgraph s.
-inline const KernelRegistration* KernelOf(const BoundModel& model, const TailTables& tables, uint32_t s,
-                                          uint32_t op) {
+inline const KernelRegistration* KernelOf(const BoundModel& model, const TailTables& tables, uint32_t s, uint32_t op) {
   return tables.kernels[model.index.op(s, op).opcode_index()];
 }
 

@@ -93,8 +93,11 @@ Verdicts RunAll(const ModelSpec& spec) {
   const std::string path = dir + "/m.tflite";
   WriteBytes(path, model::WriteModel(spec));
   Verdicts v;
-  for (std::vector<std::string> args : {std::vector<std::string>{"inspect", path}, {"plan", path}, {"size", path},
-                                        {"export", path, "-o", dir + "/out.tflite"}, {"run", path}}) {
+  for (std::vector<std::string> args : {std::vector<std::string>{"inspect", path},
+                                        {"plan", path},
+                                        {"size", path},
+                                        {"export", path, "-o", dir + "/out.tflite"},
+                                        {"run", path}}) {
     v.runs.push_back(RunCli(args));
   }
   return v;
@@ -127,7 +130,8 @@ TEST(Limits, SubgraphCount) {
 
 TEST(Limits, OperatorCount) {
   ExpectAccepted(Operators(rules::kMaxOperators - 1));  // + 0 in subgraph 1
-  ExpectRefused(Operators(rules::kMaxOperators + 1), 1, "model has 65537 operators over all subgraphs, more than 65536");
+  ExpectRefused(Operators(rules::kMaxOperators + 1), 1,
+                "model has 65537 operators over all subgraphs, more than 65536");
 }
 
 TEST(Limits, CallDepth) {

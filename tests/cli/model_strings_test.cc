@@ -12,7 +12,10 @@
 namespace arenaplan::testing {
 namespace {
 
-const std::string kHostile = std::string("x\x1b[2J\a\r\x7f\xc2\x9b" "1m\xff\xc3") + std::string("\0z", 2) + "\xc3\xa9";
+const std::string kHostile = std::string(
+                                 "x\x1b[2J\a\r\x7f\xc2\x9b"
+                                 "1m\xff\xc3") +
+                             std::string("\0z", 2) + "\xc3\xa9";
 
 // in --ADD(in, c const)--> mid --OP--> out, every string hostile; OP is ADD, or a custom op of
 // the hostile name (which nothing can run or size: the error messages name it).
@@ -24,8 +27,10 @@ model::ModelSpec Spec(bool custom) {
   const uint32_t c = model::AddBuffer(spec, std::vector<uint8_t>(16, 0));
   model::SubgraphSpec sg;
   sg.name = kHostile;
-  sg.tensors = {{kHostile + "in", model::TensorType::kFloat32, {1, 4}}, {kHostile + "c", model::TensorType::kFloat32, {1, 4}, c},
-                {kHostile + "mid", model::TensorType::kFloat32, {1, 4}}, {kHostile, model::TensorType::kFloat32, {1, 4}}};
+  sg.tensors = {{kHostile + "in", model::TensorType::kFloat32, {1, 4}},
+                {kHostile + "c", model::TensorType::kFloat32, {1, 4}, c},
+                {kHostile + "mid", model::TensorType::kFloat32, {1, 4}},
+                {kHostile, model::TensorType::kFloat32, {1, 4}}};
   sg.inputs = {0};
   sg.outputs = {3};
   sg.operators = {{add, {0, 1}, {2}}, {last, {2, 2}, {3}}};
@@ -100,7 +105,9 @@ TEST(ModelStrings, InspectJsonKeepsValidNamesAndReplacesInvalidBytes) {
   const auto j = nlohmann::json::parse(r.out);
   const std::string name = j["subgraphs"][0]["tensors"][3]["name"];
   // ESC etc. travel as JSON escapes (\u001b) and come back; 0xFF and the cut-off 0xC3 become U+FFFD.
-  EXPECT_EQ(name, std::string("x\x1b[2J\a\r\x7f\xc2\x9b" "1m\xef\xbf\xbd\xef\xbf\xbd") + std::string("\0z", 2) + "\xc3\xa9");
+  EXPECT_EQ(name, std::string("x\x1b[2J\a\r\x7f\xc2\x9b"
+                              "1m\xef\xbf\xbd\xef\xbf\xbd") +
+                      std::string("\0z", 2) + "\xc3\xa9");
 }
 
 }  // namespace

@@ -15,8 +15,10 @@ using PlannerNames = DemoModelTest;
 
 TEST_F(PlannerNames, UnknownNamesAreRefusedEverywhereWithTheList) {
   WriteText(dir_ + "/p.csv", "id,lower,upper,size\n0,0,2,16\n");
-  for (std::vector<std::string> args : {std::vector<std::string>{"plan", demo_}, {"size", demo_},
-                                        {"export", demo_, "-o", dir_ + "/x.tflite"}, {"run", demo_},
+  for (std::vector<std::string> args : {std::vector<std::string>{"plan", demo_},
+                                        {"size", demo_},
+                                        {"export", demo_, "-o", dir_ + "/x.tflite"},
+                                        {"run", demo_},
                                         {"solve", dir_ + "/p.csv"}}) {
     SCOPED_TRACE(args[0]);
     args.insert(args.end(), {"--planner", "smallest-gap"});

@@ -28,7 +28,8 @@ TEST(PlanAndVerify, UnknownNamesAreRefusedWithTheList) {
   auto r = PlanAndVerify(p, "smallest-gap");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(r.status().message(), "unknown planner 'smallest-gap' (valid: linear, tflm-greedy, best-fit, optimal, best)");
+  EXPECT_EQ(r.status().message(),
+            "unknown planner 'smallest-gap' (valid: linear, tflm-greedy, best-fit, optimal, best)");
   EXPECT_EQ(CheckPlannerName("smallest-gap").message(), r.status().message());
   EXPECT_TRUE(CheckPlannerName("best").ok());
 }

@@ -23,10 +23,18 @@ class None final : public CallTreeVisitor {};
 class Recorder final : public CallTreeVisitor {
  public:
   std::string events;
-  void EnterSubgraph(uint32_t s, uint32_t d) override { events += "enter " + std::to_string(s) + "@" + std::to_string(d) + "; "; }
-  void BeginOp(uint32_t s, uint32_t op, uint32_t) override { events += "op " + std::to_string(s) + "." + std::to_string(op) + "; "; }
-  void BeforeCall(uint32_t, uint32_t, uint32_t callee, uint32_t) override { events += "call " + std::to_string(callee) + "; "; }
-  void EndOp(uint32_t s, uint32_t op, uint32_t) override { events += "end " + std::to_string(s) + "." + std::to_string(op) + "; "; }
+  void EnterSubgraph(uint32_t s, uint32_t d) override {
+    events += "enter " + std::to_string(s) + "@" + std::to_string(d) + "; ";
+  }
+  void BeginOp(uint32_t s, uint32_t op, uint32_t) override {
+    events += "op " + std::to_string(s) + "." + std::to_string(op) + "; ";
+  }
+  void BeforeCall(uint32_t, uint32_t, uint32_t callee, uint32_t) override {
+    events += "call " + std::to_string(callee) + "; ";
+  }
+  void EndOp(uint32_t s, uint32_t op, uint32_t) override {
+    events += "end " + std::to_string(s) + "." + std::to_string(op) + "; ";
+  }
   void ExitSubgraph(uint32_t s, uint32_t) override { events += "exit " + std::to_string(s) + "; "; }
 };
 
@@ -54,7 +62,8 @@ TEST(CallGraph, WalksCallSitesInTflmOrder) {
 model::ModelSpec Chain(uint32_t levels) {
   model::ModelSpec spec;
   spec.subgraphs.resize(levels + 1);
-  for (uint32_t s = 0; s < levels; ++s) spec.subgraphs[s].operators = {Call(spec, B::CALL_ONCE, static_cast<int32_t>(s + 1))};
+  for (uint32_t s = 0; s < levels; ++s)
+    spec.subgraphs[s].operators = {Call(spec, B::CALL_ONCE, static_cast<int32_t>(s + 1))};
   return spec;
 }
 

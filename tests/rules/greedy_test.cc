@@ -36,8 +36,8 @@ TEST(GreedyTest, TflmBasic) {
 }
 
 TEST(GreedyTest, TflmMedium) {
-  const Planned p = Plan({{10, 0, 1, kOnline}, {20, 1, 2, kOnline}, {30, 2, 3, kOnline}, {40, 3, 4, kOnline},
-                          {50, 0, 1, kOnline}});
+  const Planned p = Plan(
+      {{10, 0, 1, kOnline}, {20, 1, 2, kOnline}, {30, 2, 3, kOnline}, {40, 3, 4, kOnline}, {50, 0, 1, kOnline}});
   EXPECT_EQ(p.offsets, (std::vector<int32_t>{50, 70, 40, 0, 0}));
   EXPECT_EQ(p.head, 90u);
 }

@@ -22,8 +22,8 @@ struct Span {
   bool operator==(const Span& o) const { return first == o.first && last == o.last; }
 };
 
-std::vector<Span> Mark(const testing::Built& b, std::vector<uint32_t> planned, std::vector<ScratchRequest> requests = {},
-                       int32_t* steps = nullptr) {
+std::vector<Span> Mark(const testing::Built& b, std::vector<uint32_t> planned,
+                       std::vector<ScratchRequest> requests = {}, int32_t* steps = nullptr) {
   std::vector<PlanBuffer> bufs(planned.size() + requests.size(), PlanBuffer{16, 7, 7, kOnline});
   ErrorText e;
   EXPECT_EQ(MarkLifetimes(b.index, planned.data(), static_cast<uint32_t>(planned.size()), requests.data(),
@@ -99,11 +99,11 @@ TEST(RulesLifetimes, ScratchRequestsMustBeInOpOrder) {
 }
 
 TEST(RulesLifetimes, NeedsAllocatingIsTflms) {
-  EXPECT_TRUE(NeedsAllocating(false, false, 16, -1));   // an activation
-  EXPECT_FALSE(NeedsAllocating(true, false, 16, -1));   // a constant, or a resource handle
-  EXPECT_FALSE(NeedsAllocating(false, false, 0, -1));   // zero bytes
-  EXPECT_FALSE(NeedsAllocating(false, true, 16, -1));   // a variable: tail
-  EXPECT_TRUE(NeedsAllocating(false, true, 16, 32));    // an offline-placed variable: head
+  EXPECT_TRUE(NeedsAllocating(false, false, 16, -1));  // an activation
+  EXPECT_FALSE(NeedsAllocating(true, false, 16, -1));  // a constant, or a resource handle
+  EXPECT_FALSE(NeedsAllocating(false, false, 0, -1));  // zero bytes
+  EXPECT_FALSE(NeedsAllocating(false, true, 16, -1));  // a variable: tail
+  EXPECT_TRUE(NeedsAllocating(false, true, 16, 32));   // an offline-placed variable: head
   EXPECT_TRUE(NeedsAllocating(false, false, 16, 32));
 }
 
@@ -119,8 +119,9 @@ TEST(RulesLifetimes, CheckPlannableRefusesUnsizedTypesAndIntermediates) {
   spec.subgraphs[0].tensors[2].type = model::TensorType::kFloat32;
   spec.subgraphs[0].operators[0].intermediates = {2};
   EXPECT_EQ(CheckPlannable(*Build(spec).model, &e), StatusCode::kUnsupported);
-  EXPECT_STREQ(e.text,
-               "subgraph 0, op 0 (ADD): intermediate tensor 2 (t2) has non-zero size 16 bytes; TFLM does not support it");
+  EXPECT_STREQ(
+      e.text,
+      "subgraph 0, op 0 (ADD): intermediate tensor 2 (t2) has non-zero size 16 bytes; TFLM does not support it");
   spec.subgraphs[0].tensors[2].shape = {0};
   EXPECT_EQ(CheckPlannable(*Build(spec).model, &e), StatusCode::kOk);
 }

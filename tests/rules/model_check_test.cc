@@ -68,7 +68,8 @@ TEST(ModelCheck, NotAFlatbuffer) {
   const tfl::Model* m = nullptr;
   ErrorText e;
   EXPECT_EQ(VerifyModel(ModelFile{png, sizeof(png)}, &m, &e), StatusCode::kInvalidModel);
-  EXPECT_STREQ(e.text, "not a TFLite flatbuffer (no \"TFL3\" identifier at byte 4; file starts 89 50 4E 47 0D 0A 1A 0A)");
+  EXPECT_STREQ(e.text,
+               "not a TFLite flatbuffer (no \"TFL3\" identifier at byte 4; file starts 89 50 4E 47 0D 0A 1A 0A)");
   EXPECT_EQ(VerifyModel(ModelFile{png, 3}, &m, &e), StatusCode::kInvalidModel);
   EXPECT_STREQ(e.text, "not a TFLite flatbuffer: 3 bytes is too small");
   auto b = Build(Small());
@@ -80,16 +81,19 @@ TEST(ModelCheck, NotAFlatbuffer) {
 TEST(ModelCheck, TensorChecks) {
   auto spec = Small();
   spec.subgraphs[0].tensors[2].shape = {1, -4};
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 2 (t2): negative dimension -4 at index 1"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 2 (t2): negative dimension -4 at index 1"));
   spec = Small();
   spec.subgraphs[0].tensors[2].type = static_cast<MT>(42);
   EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 2 (t2): unknown tensor type 42"));
   spec = Small();
   spec.subgraphs[0].tensors[2].buffer = 7;
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 2 (t2): buffer 7 out of range (2 buffers)"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 2 (t2): buffer 7 out of range (2 buffers)"));
   spec = Small();
   spec.buffers[1].resize(8);
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 1 (t1): buffer 1 holds 8 bytes, shape needs 16"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, tensor 1 (t1): buffer 1 holds 8 bytes, shape needs 16"));
   spec = Small();  // INT4 constants are packed: 4 elements need 2 bytes
   spec.subgraphs[0].tensors[1].type = MT::kInt4;
   spec.buffers[1].resize(2);
@@ -111,15 +115,18 @@ TEST(ModelCheck, TensorByteLimitIsExactAndUnsupported) {
 TEST(ModelCheck, IndexChecksNameTheOp) {
   auto spec = Small();
   spec.subgraphs[0].operators[0].inputs = {0, 9};
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0 (ADD): input tensor 9 out of range (3 tensors)"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0 (ADD): input tensor 9 out of range (3 tensors)"));
   spec = Small();
   spec.subgraphs[0].operators[0].inputs = {-1, 1};  // an omitted optional input is fine
   EXPECT_TRUE(Is(Check(spec), StatusCode::kOk, ""));
   spec.subgraphs[0].operators[0].outputs = {-1};
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0 (ADD): output tensor -1 out of range (3 tensors)"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0 (ADD): output tensor -1 out of range (3 tensors)"));
   spec = Small();
   spec.subgraphs[0].operators[0].opcode_index = 3;
-  EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0: opcode_index 3 out of range (1 operator codes)"));
+  EXPECT_TRUE(
+      Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0, op 0: opcode_index 3 out of range (1 operator codes)"));
   spec = Small();
   spec.subgraphs[0].outputs = {5};
   EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel, "subgraph 0: output tensor 5 out of range (3 tensors)"));
@@ -170,7 +177,8 @@ TEST(ModelCheck, CountLimitsAreExact) {
   ops.subgraphs[0].operators.assign(kMaxOperators, Op(ops, 0, {}, {}));
   EXPECT_TRUE(Is(Check(ops), StatusCode::kOk, ""));
   ops.subgraphs[0].operators.push_back(ops.subgraphs[0].operators[0]);
-  EXPECT_TRUE(Is(Check(ops), StatusCode::kUnsupported, "model has 65537 operators over all subgraphs, more than 65536"));
+  EXPECT_TRUE(
+      Is(Check(ops), StatusCode::kUnsupported, "model has 65537 operators over all subgraphs, more than 65536"));
 
   model::ModelSpec subgraphs;
   subgraphs.subgraphs.resize(kMaxSubgraphs);
