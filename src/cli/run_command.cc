@@ -24,8 +24,8 @@
 #include "report/printable.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
-#include "util/device_status.h"
 #include "runtime/test_inputs.h"
+#include "util/device_status.h"
 
 namespace arenaplan::cli {
 namespace {
@@ -128,7 +128,7 @@ Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& 
 
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
 rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
-                        std::string* error) {
+                            std::string* error) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
     rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
@@ -144,49 +144,44 @@ rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::Interpr
   }
 }
 
-int Run(const RunArgs& a) {
-  auto bytes = ReadFile(a.model);
-  if (!bytes.ok()) return ReportError("run", bytes.status());
-  const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
-  auto recorded = std::make_unique<RecordedPlan>();
-  rt::InterpreterOptions opts;
-  opts.planner = rt::PlannerKind::kTflmGreedy;
-  opts.plan_copy = &recorded->copy;
-  uint32_t min_bytes = 0;
-  std::string error;
+// How the runtime plans: its own online planner, or (planner != tflm-greedy) the host's plan of
+// the runtime's problem, recorded by a first AllocateTensors, compiled in.
+struct RunPlan {
+  std::unique_ptr<RecordedPlan> recorded = std::make_unique<RecordedPlan>();
   std::vector<int32_t> host_offsets;
   rt::CompiledPlan compiled{nullptr, 0, 0};
-  if (planner != "tflm-greedy") {
-    const rt::StatusCode s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
-    if (s != rt::StatusCode::kOk) return Fail(s, error);
-    auto offsets = HostPlan(*recorded, planner, &compiled.head_bytes);
-    if (!offsets.ok()) return ReportError("run", offsets.status());
-    host_offsets = std::move(*offsets);
-    compiled.offsets = host_offsets.data();
-    compiled.count = static_cast<uint32_t>(host_offsets.size());
-    opts.compiled_plan = &compiled;  // ignored when the model has an offline plan
-    min_bytes = 0;
-  }
-  size_t arena_bytes = a.arena_bytes;
-  if (arena_bytes == 0) {
-    const rt::StatusCode s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
-    if (s != rt::StatusCode::kOk) return Fail(s, error);
-    arena_bytes = min_bytes;
-  }
-  ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
-  rt::StatusCode s = interp.AllocateTensors();
-  if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
-  const Status verified = VerifyRecorded(*recorded);
-  if (!verified.ok()) return ReportError("run", verified);
-  const rt::MemoryRecord& rec = interp.memory_record();
-  // Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
-  // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
-  // PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
-  // Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
-  double seconds = 0;
-  nlohmann::json outputs = nlohmann::json::array();
-  nlohmann::json sequence = nlohmann::json::array();
+  rt::InterpreterOptions options;
+};
+
+Status SetUpPlan(const std::vector<uint8_t>& model, const std::string& planner, RunPlan* p) {
+  p->options.planner = rt::PlannerKind::kTflmGreedy;
+  p->options.plan_copy = &p->recorded->copy;
+  if (planner == "tflm-greedy") return Status::Ok();
+  uint32_t min_bytes = 0;
+  std::string error;
+  const rt::StatusCode s = ProbeMinimum(model, p->options, &min_bytes, &error);
+  if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
+  auto offsets = HostPlan(*p->recorded, planner, &p->compiled.head_bytes);
+  if (!offsets.ok()) return offsets.status();
+  p->host_offsets = std::move(*offsets);
+  p->compiled.offsets = p->host_offsets.data();
+  p->compiled.count = static_cast<uint32_t>(p->host_offsets.size());
+  p->options.compiled_plan = &p->compiled;  // ignored when the model has an offline plan
+  return Status::Ok();
+}
+
+struct Invoked {
+  double seconds = 0;                                 // mean per Invoke
+  nlohmann::json outputs = nlohmann::json::array();   // of Invoke 0
+  nlohmann::json sequence = nlohmann::json::array();  // outputs of Invoke 1..N-1
+};
+
+// Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
+// models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
+// PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
+// Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
+// Returns an exit code on failure, -1 on success.
+int InvokeAll(const RunArgs& a, rt::Interpreter& interp, Invoked* r) {
   for (uint32_t i = 0; i < a.invokes; ++i) {
     const std::string seq = i == 0 ? std::string() : ".seq" + std::to_string(i);
     for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
@@ -207,15 +202,18 @@ int Run(const RunArgs& a) {
       std::memcpy(in.data, data->data(), data->size());
     }
     const auto start = std::chrono::steady_clock::now();
-    s = interp.Invoke();
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const rt::StatusCode s = interp.Invoke();
+    r->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
       const rt::TensorView out = interp.output(k);
       char hex[17];
       std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(out.data, out.bytes)));
-      these.push_back({{"index", k}, {"dtype", rt::TypeName(out.type)}, {"shape", Shape(out)}, {"bytes", out.bytes},
+      these.push_back({{"index", k},
+                       {"dtype", rt::TypeName(out.type)},
+                       {"shape", Shape(out)},
+                       {"bytes", out.bytes},
                        {"fnv1a64", hex}});
       if (!a.outputs_to.empty()) {
         const std::string path = a.outputs_to + seq + ".out" + std::to_string(k) + ".bin";
@@ -225,54 +223,95 @@ int Run(const RunArgs& a) {
       }
     }
     if (i == 0) {
-      outputs = these;
+      r->outputs = these;
     } else {
-      sequence.push_back({{"invoke", i}, {"outputs", these}});
+      r->sequence.push_back({{"invoke", i}, {"outputs", these}});
     }
   }
-  seconds /= a.invokes ? a.invokes : 1;
-  if (min_bytes == 0) min_bytes = rec.min_arena_bytes;
+  r->seconds /= a.invokes ? a.invokes : 1;
+  return -1;
+}
+
+void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpreter& interp, size_t arena_bytes,
+               uint32_t min_bytes, const Invoked& r) {
+  const rt::MemoryRecord& rec = interp.memory_record();
+  nlohmann::json j;
+  j["model"] = a.model;
+  j["planner"] = planner;
+  j["plan_source"] = rec.plan_source;
+  j["arena_bytes"] = arena_bytes;
+  j["head_bytes"] = rec.head_bytes;
+  j["tail_bytes"] = rec.tail_bytes;
+  j["arena_used_bytes"] = interp.arena_used_bytes();
+  j["min_arena_bytes"] = min_bytes;
+  j["planned_buffers"] = rec.planned_buffers;
+  j["scratch_requests"] = rec.scratch_requests;
+  j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes},
+                         {"kernel_table", rec.kernel_table_bytes},
+                         {"op_data_pointers", rec.op_data_ptr_bytes},
+                         {"op_data", rec.op_data_bytes},
+                         {"scratch_table", rec.scratch_table_bytes},
+                         {"variables", rec.variable_bytes},
+                         {"subgraph_table", rec.subgraph_table_bytes},
+                         {"resource_table", rec.resource_table_bytes},
+                         {"resources", rec.resource_bytes}};
+  j["planning_temp_bytes"] = rec.planning_temp_bytes;
+  j["invokes"] = a.invokes;
+  j["invoke_seconds"] = r.seconds;
+  j["outputs"] = r.outputs;
+  j["sequence"] = r.sequence;
+  std::cout << report::JsonText(j) << "\n";
+}
+
+void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_bytes, const Invoked& r) {
+  const rt::MemoryRecord& rec = interp.memory_record();
+  std::printf("model:            %s\n", a.model.c_str());
+  std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
+              rec.scratch_requests);
+  std::printf("head:             %u bytes\n", rec.head_bytes);
+  std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
+              rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
+                  rec.resource_table_bytes,
+              rec.op_data_bytes, rec.scratch_table_bytes, rec.variable_bytes + rec.resource_bytes);
+  std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
+  std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
+  std::printf("invoke:           %.6f s (mean of %u)\n", r.seconds, a.invokes);
+  for (const auto& o : r.outputs) {
+    std::printf("output %u: %s %s %u bytes fnv1a64 %s\n", o["index"].get<uint32_t>(),
+                o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
+                o["fnv1a64"].get<std::string>().c_str());
+  }
+}
+
+int Run(const RunArgs& a) {
+  auto bytes = ReadFile(a.model);
+  if (!bytes.ok()) return ReportError("run", bytes.status());
+  const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
+  RunPlan plan;
+  const Status set_up = SetUpPlan(*bytes, planner, &plan);
+  if (!set_up.ok()) return ReportError("run", set_up);
+  uint32_t min_bytes = 0;
+  size_t arena_bytes = a.arena_bytes;
+  if (arena_bytes == 0) {
+    std::string error;
+    const rt::StatusCode s = ProbeMinimum(*bytes, plan.options, &min_bytes, &error);
+    if (s != rt::StatusCode::kOk) return Fail(s, error);
+    arena_bytes = min_bytes;
+  }
+  ArenaBuffer arena(arena_bytes);
+  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, plan.options);
+  const rt::StatusCode s = interp.AllocateTensors();
+  if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
+  const Status verified = VerifyRecorded(*plan.recorded);
+  if (!verified.ok()) return ReportError("run", verified);
+  Invoked r;
+  const int failed = InvokeAll(a, interp, &r);
+  if (failed >= 0) return failed;
+  if (min_bytes == 0) min_bytes = interp.memory_record().min_arena_bytes;
   if (a.format == "json") {
-    nlohmann::json j;
-    j["model"] = a.model;
-    j["planner"] = planner;
-    j["plan_source"] = rec.plan_source;
-    j["arena_bytes"] = arena_bytes;
-    j["head_bytes"] = rec.head_bytes;
-    j["tail_bytes"] = rec.tail_bytes;
-    j["arena_used_bytes"] = interp.arena_used_bytes();
-    j["min_arena_bytes"] = min_bytes;
-    j["planned_buffers"] = rec.planned_buffers;
-    j["scratch_requests"] = rec.scratch_requests;
-    j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes}, {"kernel_table", rec.kernel_table_bytes},
-                           {"op_data_pointers", rec.op_data_ptr_bytes}, {"op_data", rec.op_data_bytes},
-                           {"scratch_table", rec.scratch_table_bytes}, {"variables", rec.variable_bytes},
-                           {"subgraph_table", rec.subgraph_table_bytes},
-                           {"resource_table", rec.resource_table_bytes}, {"resources", rec.resource_bytes}};
-    j["planning_temp_bytes"] = rec.planning_temp_bytes;
-    j["invokes"] = a.invokes;
-    j["invoke_seconds"] = seconds;
-    j["outputs"] = outputs;  // of Invoke 0
-    j["sequence"] = sequence;  // outputs of Invoke 1..N-1
-    std::cout << report::JsonText(j) << "\n";
+    PrintJson(a, planner, interp, arena_bytes, min_bytes, r);
   } else {
-    std::printf("model:            %s\n", a.model.c_str());
-    std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
-                rec.scratch_requests);
-    std::printf("head:             %u bytes\n", rec.head_bytes);
-    std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
-                rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
-                    rec.resource_table_bytes,
-                rec.op_data_bytes,
-                rec.scratch_table_bytes, rec.variable_bytes + rec.resource_bytes);
-    std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
-    std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
-    std::printf("invoke:           %.6f s (mean of %u)\n", seconds, a.invokes);
-    for (const auto& o : outputs) {
-      std::printf("output %u: %s %s %u bytes fnv1a64 %s\n", o["index"].get<uint32_t>(),
-                  o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
-                  o["fnv1a64"].get<std::string>().c_str());
-    }
+    PrintText(a, interp, min_bytes, r);
   }
   return kExitOk;
 }
@@ -281,8 +320,9 @@ int Run(const RunArgs& a) {
 
 void RegisterRun(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
-  auto* cmd = root.add_subcommand("run", "Run a model in arenaplan's embedded runtime (one arena, no heap): "
-                                         "outputs, head/tail, smallest working arena, time per Invoke");
+  auto* cmd = root.add_subcommand("run",
+                                  "Run a model in arenaplan's embedded runtime (one arena, no heap): "
+                                  "outputs, head/tail, smallest working arena, time per Invoke");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("--inputs-from", args->inputs_from,
                   "read input k from PREFIX.in<k>.bin (default: the golden deterministic generator, seed 0)");

@@ -48,6 +48,23 @@ std::pair<int32_t, int32_t> SubgraphAndOp(const Index& index, uint32_t global_op
   return {s, static_cast<int32_t>(global_op - index.op_base[static_cast<size_t>(s)])};
 }
 
+// The global indices of the tensors TFLM plans (rules::NeedsAllocating), ascending.
+std::vector<uint32_t> PlannedTensors(const model::Model& model, const Index& index, const rules::OfflinePlan& offline) {
+  const std::vector<bool> var_handle = VarHandleOutputs(model, index);
+  std::vector<uint32_t> planned;
+  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
+    for (size_t t = 0; t < model.subgraphs[s].tensors.size(); ++t) {
+      const model::Tensor& tensor = model.subgraphs[s].tensors[t];
+      const uint32_t global = index.tensor_base[s] + static_cast<uint32_t>(t);
+      if (rules::NeedsAllocating(tensor.has_data || var_handle[global], tensor.is_variable, *tensor.bytes,
+                                 rules::OfflineOffset(offline, global))) {
+        planned.push_back(global);
+      }
+    }
+  }
+  return planned;
+}
+
 }  // namespace
 
 uint32_t GlobalOp(const model::Model& model, size_t subgraph, size_t op) {
@@ -69,18 +86,7 @@ Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& opt
     const rules::ModelFile file{model.file_data, model.file_size};
     ARENAPLAN_RETURN_IF_ERROR(StatusOf(rules::ReadOfflinePlan(index.view, file, &offline, &error), error.text));
   }
-  const std::vector<bool> var_handle = VarHandleOutputs(model, index);
-  std::vector<uint32_t> planned;
-  for (size_t s = 0; s < model.subgraphs.size(); ++s) {
-    for (size_t t = 0; t < model.subgraphs[s].tensors.size(); ++t) {
-      const model::Tensor& tensor = model.subgraphs[s].tensors[t];
-      const uint32_t global = index.tensor_base[s] + static_cast<uint32_t>(t);
-      if (rules::NeedsAllocating(tensor.has_data || var_handle[global], tensor.is_variable, *tensor.bytes,
-                                 rules::OfflineOffset(offline, global))) {
-        planned.push_back(global);
-      }
-    }
-  }
+  const std::vector<uint32_t> planned = PlannedTensors(model, index, offline);
   std::vector<rules::PlanBuffer> marks(planned.size() + options.scratch.size());
   int32_t steps = 0;
   ARENAPLAN_RETURN_IF_ERROR(StatusOf(
