@@ -107,6 +107,49 @@ TEST(InterpreterTest, TwoInterpretersSideBySideAreIndependent) {
   }
 }
 
+// in0 --ADD(in0, c)--> t1 --ADD(t1, t1)--> t2 --RESHAPE--> out: four planned tensors (c is constant),
+// no scratch. Lifetimes: in0 [0, 1], t1 [1, 2], t2 [2, 3], out [3, 3], 16 bytes each.
+TEST(InterpreterTest, PlanCopyRecordsTheProblemAndThePlan) {
+  std::vector<PlanBuffer> problem(8);
+  std::vector<int32_t> offsets(8);
+  PlanCopy copy{problem.data(), offsets.data(), 8, 0};
+  InterpreterOptions opts;
+  opts.plan_copy = &copy;
+  Harness h(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
+  ASSERT_EQ(copy.count, 4u);
+  const int32_t first[] = {0, 1, 2, 3}, last[] = {1, 2, 3, 3};
+  const uint32_t tensor_of_buffer[] = {0, 2, 3, 4};
+  for (uint32_t b = 0; b < 4; ++b) {
+    SCOPED_TRACE(b);
+    EXPECT_EQ(problem[b].size, 16u);
+    EXPECT_EQ(problem[b].first, first[b]);
+    EXPECT_EQ(problem[b].last, last[b]);
+    EXPECT_EQ(problem[b].offset, rules::kOnline);
+    EXPECT_EQ(h.interp->tensor(tensor_of_buffer[b]).data, h.arena_base + offsets[b]);
+  }
+  PlanCopy small{problem.data(), offsets.data(), 2, 0};  // too small: only the count
+  opts.plan_copy = &small;
+  Harness s(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(s.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(small.count, 4u);
+}
+
+TEST(InterpreterTest, InvokeStopsAfterTheOpBudget) {
+  InterpreterOptions opts;
+  opts.max_ops_per_invoke = 3;  // the chain has three ops
+  Harness ok(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk) << ok.interp->error_message();
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk);  // the budget is per Invoke
+  opts.max_ops_per_invoke = 2;
+  Harness cut(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(cut.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(cut.interp->Invoke(), StatusCode::kUnsupported);
+  EXPECT_STREQ(cut.interp->error_message(),
+               "subgraph 0, op 2 (RESHAPE): Invoke ran more than 2 ops (InterpreterOptions::max_ops_per_invoke)");
+}
+
 TEST(InterpreterTest, TflmOrderBestFitPlannerGivesSameOutputs) {
   InterpreterOptions opts;
   opts.planner = PlannerKind::kTflmOrderBestFit;
