@@ -20,6 +20,25 @@ void FormatOpPlace(const BoundModel& model, uint32_t s, uint32_t op, char* buf, 
   Format(buf, cap, "subgraph %u, op %u (%.40s)", s, op, name);
 }
 
+namespace {
+
+// INT4 constants are stored packed (rules::CheckModel accepts what TFLM does), but no kernel here
+// unpacks them, and a view's byte count is the unpacked one: refuse them rather than let a kernel
+// read past the packed data.
+StatusCode CheckRuntimeTypes(const tfl::Model& model, ErrorText* error) {
+  for (uint32_t s = 0; s < rules::Size(model.subgraphs()); ++s) {
+    const auto* tensors = model.subgraphs()->Get(s)->tensors();
+    for (uint32_t t = 0; t < rules::Size(tensors); ++t) {
+      if (tensors->Get(t)->type() != tfl::TensorType::INT4) continue;
+      SetError(error, "subgraph %u, tensor %u: INT4 tensors are not supported by this runtime", s, t);
+      return StatusCode::kUnsupported;
+    }
+  }
+  return StatusCode::kOk;
+}
+
+}  // namespace
+
 StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel* bound, uint32_t* subgraph_table_bytes,
                      ErrorText* error) {
   // bound->model stays nullptr until the model passed every check.
@@ -29,6 +48,7 @@ StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel
   RT_RETURN_IF_ERROR(rules::VerifyModel(file, &model, error));
   RT_RETURN_IF_ERROR(rules::CheckModel(*model, file, &counts, error));
   RT_RETURN_IF_ERROR(rules::CheckPlannable(*model, error));  // the runtime plans every model it runs
+  RT_RETURN_IF_ERROR(CheckRuntimeTypes(*model, error));
   const uint32_t n = counts.subgraphs;
   uint32_t* bases = bound->inline_bases;
   if (n > 1) {  // limits.h keeps 8 * (n + 1) far below 2^32

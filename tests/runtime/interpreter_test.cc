@@ -261,6 +261,15 @@ TEST(InterpreterTest, ShortConstantBufferIsRejected) {
   EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1 (c): buffer 1 holds 8 bytes, shape needs 16");
 }
 
+TEST(InterpreterTest, Int4TensorsAreUnsupported) {
+  ModelSpec spec = ChainSpec();
+  spec.subgraphs[0].tensors[1].type = MT::kInt4;  // a packed constant: 4 elements in 2 bytes
+  spec.buffers[1].resize(2);
+  Harness h(model::WriteModel(spec));
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: INT4 tensors are not supported by this runtime");
+}
+
 TEST(InterpreterTest, GarbageAndTruncatedModelsFailCleanly) {
   std::vector<uint8_t> garbage(1000);
   for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<uint8_t>(i * 131 + 7);
