@@ -19,13 +19,13 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
+#include "model/device_status.h"
 #include "plan/plan_and_verify.h"
 #include "plan/verify.h"
 #include "report/printable.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
-#include "util/device_status.h"
 
 namespace arenaplan::cli {
 namespace {
