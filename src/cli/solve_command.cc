@@ -86,9 +86,12 @@ int RunSolve(const SolveArgs& a) {
     if (a.format == "json") std::cout << report::JsonText(SolveJson(a, cp, r, lower_bound, false)) << "\n";
     return kExitNoSolution;
   }
-  const plan::VerifyReport report = plan::VerifyPlan(cp.problem, r.plan);
+  // Verified without the capacity, so that a plan above it (printed, exit 1) is checked too.
+  plan::Problem unbounded = cp.problem;
+  unbounded.capacity = 0;
+  const plan::VerifyReport report = plan::VerifyPlan(unbounded, r.plan);
   const bool fits = a.capacity == 0 || r.plan.height <= a.capacity;
-  if (!report.ok() && fits) {
+  if (!report.ok()) {
     return ReportError("solve", Internal("planner '" + r.planner + "' returned an invalid plan: " +
                                          report.errors[0].message));
   }
