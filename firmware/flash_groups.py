@@ -2,7 +2,7 @@
 """Flash bytes of a firmware by part, from its linker map: every input section placed in .text,
 .ARM.exidx or .data (whose initial values live in flash), summed by the object it comes from, and
 the objects grouped: each kernel file (kernels/<family>.cc, the fast ones kernels/dsp/<family>.cc),
-the rest of the runtime, the firmware's own code, the model, and the C library. Prints a markdown
+the rest of the runtime, rules/, the firmware's own code, the model, and the C library. Prints a markdown
 table, largest first; a last row reconciles the sum with the ELF's text + data (the map lists
 mergeable string sections before the linker merges them).
 usage: flash_groups.py FW.ELF (FW.map beside it)"""
@@ -22,6 +22,8 @@ def group(origin):
         if m.group(1):
             return 'kernels/%s%s.cc' % ('dsp/' if m.group(2) else '', name)
         return 'runtime core (interpreter, planning, arena, ...)'
+    if re.search(r'src_rules_\w+\.cc\.o', origin):
+        return "rules/ (TFLM's model checks, lifetimes, greedy planner)"
     if 'model_data' in origin:
         return 'the model (.tflite bytes)'
     if 'firmware' in origin or 'resolver' in origin or 'model_config' in origin:
