@@ -622,6 +622,10 @@ Status Interpreter::RunSubgraph(uint32_t sg) {
       if (error_.length == 0) return OpError(s, i, "eval failed (%s)", StatusName(s));
       return s;
     }
+    if (options_.after_op != nullptr) {
+      const Status cb = options_.after_op(options_.after_op_user, *this, sg, i);
+      if (cb != Status::kOk) return OpError(cb, i, "stopped by the after-op callback (%s)", StatusName(cb));
+    }
   }
   return Status::kOk;
 }

@@ -45,9 +45,19 @@ struct CompiledPlan {
   uint32_t head_bytes;
 };
 
+class Interpreter;
+
+// Called by Invoke after each op's eval succeeds (ops of called subgraphs included, in execution
+// order), while the op's outputs hold their values: read them with subgraph_tensor(). For checking
+// a model one layer at a time (e.g. `arenaplan run --dump-tensors`). It costs no arena memory and
+// does not change the plan; returning anything but kOk stops Invoke with that status.
+using OpCallback = Status (*)(void* user, const Interpreter& interpreter, uint32_t subgraph, uint32_t op);
+
 struct InterpreterOptions {
   PlannerKind planner = PlannerKind::kGreedy;
   const CompiledPlan* compiled_plan = nullptr;  // used when the model has no offline plan
+  OpCallback after_op = nullptr;                // optional, see OpCallback
+  void* after_op_user = nullptr;                // passed to after_op
 };
 
 // Where the arena went (filled during AllocateTensors; the "recording mode" figures).
