@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/tensor_dump.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
 
@@ -27,6 +28,8 @@ struct RunArgs {
   std::string planner = "greedy";
   std::string format = "text";
   uint32_t invokes = 1;
+  std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
+  std::string compare_with;  // a second dump to compare the new one with
 };
 
 // An owned arena whose start is 16-aligned.
@@ -75,6 +78,58 @@ rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::Interpreter
   }
 }
 
+// With --dump-tensors: the host view of the model (names, quantization) and the dumper, hooked
+// into the interpreter's per-op callback.
+struct Dump {
+  model::Model model;
+  std::unique_ptr<TensorDumper> dumper;
+};
+
+Result<std::unique_ptr<Dump>> StartDump(const RunArgs& a, const std::vector<uint8_t>& bytes,
+                                        rt::InterpreterOptions* opts) {
+  auto d = std::make_unique<Dump>();
+  if (a.dump_tensors.empty()) return d;
+  auto parsed = model::ReadModel(bytes.data(), bytes.size());
+  if (!parsed.ok()) return Status(parsed.status().code(), a.model + ": " + parsed.status().message());
+  d->model = std::move(parsed).value();
+  d->dumper = std::make_unique<TensorDumper>(a.dump_tensors, d->model);
+  ARENAPLAN_RETURN_IF_ERROR(d->dumper->Prepare());
+  opts->after_op = &TensorDumper::AfterOp;
+  opts->after_op_user = d->dumper.get();
+  return d;
+}
+
+// Writes the dump's index and compares it with --compare-with; fills `out` for the JSON report and
+// returns the exit code (1 when the dumps differ).
+int FinishDump(const RunArgs& a, const Dump& d, nlohmann::json* out) {
+  if (!d.dumper) return kExitOk;
+  const Status written = d.dumper->WriteIndex({{"model", a.model}, {"planner", a.planner}});
+  if (!written.ok()) return ReportError("run", written);
+  (*out)["dump"] = {{"dir", a.dump_tensors}, {"tensors", d.dumper->tensors()}};
+  if (a.compare_with.empty()) return kExitOk;
+  auto c = CompareDumps(a.dump_tensors, a.compare_with);
+  if (!c.ok()) return ReportError("run", c.status());
+  (*out)["compare"] = c->ToJson();
+  (*out)["compare"]["with"] = a.compare_with;
+  return c->differs ? kExitNoSolution : kExitOk;
+}
+
+void PrintDump(const nlohmann::json& j) {
+  if (!j.contains("dump")) return;
+  std::printf("dumped:           %zu tensors to %s\n", j["dump"]["tensors"].get<size_t>(),
+              j["dump"]["dir"].get<std::string>().c_str());
+  if (!j.contains("compare")) return;
+  const nlohmann::json& c = j["compare"];
+  if (c["differs"].get<bool>()) {
+    std::printf("compare:          differs from %s at %s\n", c["with"].get<std::string>().c_str(),
+                c["difference"].get<std::string>().c_str());
+  } else {
+    std::printf("compare:          identical to %s (%zu tensors compared, %zu only here, %zu only there)\n",
+                c["with"].get<std::string>().c_str(), c["compared"].get<size_t>(), c["only_first"].get<size_t>(),
+                c["only_second"].get<size_t>());
+  }
+}
+
 int Run(const RunArgs& a) {
   auto bytes = ReadFile(a.model);
   if (!bytes.ok()) return ReportError("run", bytes.status());
@@ -88,6 +143,8 @@ int Run(const RunArgs& a) {
     if (s != rt::Status::kOk) return Fail(error, ExitFor(s));
     arena_bytes = min_bytes;
   }
+  auto dump = StartDump(a, *bytes, &opts);  // after the probe: the callback never touches the arena
+  if (!dump.ok()) return ReportError("run", dump.status());
   ArenaBuffer arena(arena_bytes);
   rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
   rt::Status s = interp.AllocateTensors();
@@ -119,9 +176,11 @@ int Run(const RunArgs& a) {
       }
       std::memcpy(in.data, data->data(), data->size());
     }
+    if ((*dump)->dumper) (*dump)->dumper->enabled = i == 0;
     const auto start = std::chrono::steady_clock::now();
     s = interp.Invoke();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if ((*dump)->dumper && !(*dump)->dumper->status().ok()) return ReportError("run", (*dump)->dumper->status());
     if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
@@ -145,8 +204,10 @@ int Run(const RunArgs& a) {
   }
   seconds /= a.invokes ? a.invokes : 1;
   if (min_bytes == 0) min_bytes = rec.min_arena_bytes;
+  nlohmann::json j;
+  const int code = FinishDump(a, **dump, &j);
+  if (code == kExitBadInput) return code;  // reported; 1 (the dumps differ) still prints the run
   if (a.format == "json") {
-    nlohmann::json j;
     j["model"] = a.model;
     j["planner"] = a.planner;
     j["plan_source"] = rec.plan_source;
@@ -168,6 +229,7 @@ int Run(const RunArgs& a) {
     j["outputs"] = outputs;  // of Invoke 0
     j["sequence"] = sequence;  // outputs of Invoke 1..N-1
     std::cout << j.dump(2) << "\n";
+    return code;
   } else {
     std::printf("model:            %s\n", a.model.c_str());
     std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
@@ -186,8 +248,9 @@ int Run(const RunArgs& a) {
                   o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
                   o["fnv1a64"].get<std::string>().c_str());
     }
+    PrintDump(j);
   }
-  return kExitOk;
+  return code;
 }
 
 }  // namespace
@@ -208,6 +271,12 @@ void RegisterRun(CLI::App& root, int& exit_code) {
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--dump-tensors", args->dump_tensors,
+                  "write every op's output tensors of Invoke 0 to DIR/<op>_<tensor>.bin, with DIR/index.json "
+                  "(dtype, shape, quantization)");
+  cmd->add_option("--compare-with", args->compare_with,
+                  "compare the new dump with this one: the first tensor that differs (exit 1), or identical")
+      ->needs("--dump-tensors");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
