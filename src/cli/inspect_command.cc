@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "report/inspect_report.h"
+#include "report/json_text.h"
 
 namespace arenaplan::cli {
 
@@ -25,7 +26,7 @@ void RegisterInspect(CLI::App& root, int& exit_code) {
     }
     const report::InspectedModel in = report::Inspect(args->model, (*loaded)->model);
     if (args->format == "json") {
-      std::cout << report::InspectToJson(in).dump(2) << "\n";
+      std::cout << report::JsonText(report::InspectToJson(in)) << "\n";
     } else {
       std::cout << report::InspectToText(in);
     }

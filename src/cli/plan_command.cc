@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
+#include "report/json_text.h"
 #include "report/plan_report.h"
 
 namespace arenaplan::cli {
@@ -25,7 +26,7 @@ void RegisterPlan(CLI::App& root, int& exit_code) {
     const PlannedModelData& pm = **planned;
     report::PlannedModel view = pm.View(args->model, args->planner, args->alignment);
     if (*fmt == "json") {
-      std::cout << report::PlanToJson(view).dump(2) << "\n";
+      std::cout << report::JsonText(report::PlanToJson(view)) << "\n";
     } else {
       std::cout << report::PlanToText(view);
     }

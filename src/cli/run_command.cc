@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/tensor_dump.h"
+#include "report/json_text.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
 
@@ -228,7 +229,7 @@ int Run(const RunArgs& a) {
     j["invoke_seconds"] = seconds;
     j["outputs"] = outputs;  // of Invoke 0
     j["sequence"] = sequence;  // outputs of Invoke 1..N-1
-    std::cout << j.dump(2) << "\n";
+    std::cout << report::JsonText(j) << "\n";
     return code;
   } else {
     std::printf("model:            %s\n", a.model.c_str());

@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "plan/planner.h"
+#include "report/json_text.h"
 #include "report/size_report.h"
 #include "tflm/arena_size.h"
 
@@ -67,7 +68,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
       return;
     }
     if (args->format == "json") {
-      std::cout << report::SizeToJson(args->model, *size).dump(2) << "\n";
+      std::cout << report::JsonText(report::SizeToJson(args->model, *size)) << "\n";
     } else {
       PrintText(*args, *size);
     }

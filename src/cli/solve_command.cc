@@ -12,6 +12,7 @@
 #include "plan/csv.h"
 #include "plan/planner.h"
 #include "report/html_report.h"
+#include "report/json_text.h"
 
 namespace arenaplan::cli {
 namespace {
@@ -39,10 +40,10 @@ int RunSolve(const SolveCommandArgs& a) {
   const plan::PlanResult& r = o.result;
   if (o.infeasible) {
     std::fprintf(stderr, "arenaplan solve: %s\n", InfeasibleMessage(a, o).c_str());
-    if (a.format == "json") std::cout << o.doc.dump(2) << "\n";
+    if (a.format == "json") std::cout << report::JsonText(o.doc) << "\n";
     return kExitNoSolution;
   }
-  std::string body = a.format == "json" ? o.doc.dump(2) + "\n" : plan::WriteCsv(csv->ids, csv->problem, r.plan);
+  std::string body = a.format == "json" ? report::JsonText(o.doc) + "\n" : plan::WriteCsv(csv->ids, csv->problem, r.plan);
   if (!body.empty() && body.back() != '\n') body += '\n';
   if (a.output.empty()) {
     std::cout << body;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/model_file.h"
+#include "report/json_text.h"
 #include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
@@ -188,7 +189,7 @@ rt::Status TensorDumper::Dump(const rt::Interpreter& interpreter, uint32_t subgr
 Status TensorDumper::WriteIndex(const nlohmann::json& header) const {
   nlohmann::json j = header;
   j["tensors"] = index_;
-  return WriteTextFile(dir_ + "/index.json", j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  return WriteTextFile(dir_ + "/index.json", report::JsonText(j, 1) + "\n");
 }
 
 nlohmann::json DumpComparison::ToJson() const {

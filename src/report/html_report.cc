@@ -1,6 +1,7 @@
 #include "report/html_report.h"
 
 #include "report/html_page.h"
+#include "report/json_text.h"
 #include "report/markup.h"
 
 namespace arenaplan::report {
@@ -48,7 +49,7 @@ nlohmann::json GraphFromInspect(const nlohmann::json& inspect) {
 }
 
 std::string JsonForScript(const nlohmann::json& j) {
-  const std::string text = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string text = JsonText(j, -1);
   std::string out;
   out.reserve(text.size() + text.size() / 64);
   // '<', '>' and '&' occur only inside JSON strings, where the \u escapes mean the same characters.

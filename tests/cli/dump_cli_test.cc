@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_testutil.h"
-#include "model/writer.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -100,17 +99,8 @@ TEST_F(DumpTest, TwoPlannersCompareEqualAndOtherInputsDifferAtTheFirstOp) {
 }
 
 TEST_F(DumpTest, FileNamesStayInTheFolder) {
-  model::ModelSpec spec;
-  const uint32_t add = model::AddOperatorCode(spec, 0);  // ADD
-  model::SubgraphSpec sg;
-  sg.tensors = {model::TensorSpec{"in", model::TensorType::kFloat32, {1, 4}},
-                model::TensorSpec{"../../x y:0", model::TensorType::kFloat32, {1, 4}}};
-  sg.inputs = {0};
-  sg.outputs = {1};
-  sg.operators = {model::OperatorSpec{add, {0, 0}, {1}}};
-  spec.subgraphs.push_back(sg);
   const std::string m = dir_ + "/m.tflite", dump = dir_ + "/d";
-  WriteBytes(m, model::WriteModel(spec));
+  WriteBytes(m, AddModelWithOutputNamed("../../x y:0"));
   ASSERT_EQ(RunCli({"run", m, "--dump-tensors", dump}).exit_code, 0);
   EXPECT_EQ(Index(dump)["tensors"][0]["file"], "0__._.._x_y_0.bin");
   EXPECT_TRUE(std::filesystem::exists(dump + "/0__._.._x_y_0.bin"));

@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_testutil.h"
-#include "model/writer.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -69,18 +68,9 @@ TEST_F(ReportTest, TargetAddsTflmsArenaAsSizePrintsIt) {
 }
 
 TEST_F(ReportTest, NamesCannotBreakOutOfThePage) {
-  model::ModelSpec spec;
-  const uint32_t add = model::AddOperatorCode(spec, 0);  // ADD
   const std::string evil = "</script><script>alert(1)</script><!--";
-  model::SubgraphSpec sg;
-  sg.tensors = {model::TensorSpec{"in", model::TensorType::kFloat32, {1, 4}},
-                model::TensorSpec{evil, model::TensorType::kFloat32, {1, 4}}};
-  sg.inputs = {0};
-  sg.outputs = {1};
-  sg.operators = {model::OperatorSpec{add, {0, 0}, {1}}};
-  spec.subgraphs.push_back(sg);
   const std::string m = dir_ + "/evil.tflite", page = dir_ + "/r.html";
-  WriteBytes(m, model::WriteModel(spec));
+  WriteBytes(m, AddModelWithOutputNamed(evil));
   ASSERT_EQ(RunCli({"report", m, "-o", page}).exit_code, 0);
   const std::string html = ReadText(page);
   EXPECT_EQ(html.find(evil), std::string::npos);
@@ -90,6 +80,24 @@ TEST_F(ReportTest, NamesCannotBreakOutOfThePage) {
   bool found = false;
   for (const auto& b : bufs) found |= b["name"] == evil;
   EXPECT_TRUE(found) << bufs.dump();
+}
+
+TEST_F(ReportTest, JsonOutputsSurviveNamesThatAreNotUtf8) {
+  const std::string m = dir_ + "/latin1.tflite";
+  WriteBytes(m, AddModelWithOutputNamed("caf\xe9 \xff"));  // model bytes need not be UTF-8
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"plan", m, "--format", "json"},
+                                               {"inspect", m, "--format", "json"},
+                                               {"size", m, "--format", "json"},
+                                               {"run", m, "--format", "json", "--dump-tensors", dir_ + "/d"},
+                                               {"report", m, "-o", dir_ + "/r.html"}}) {
+    const CliRun r = RunCli(args);
+    ASSERT_EQ(r.exit_code, 0) << args[0] << ": " << r.err;
+    if (args[0] == "report") continue;
+    EXPECT_TRUE(nlohmann::json::accept(r.out)) << args[0];
+  }
+  const auto plan = nlohmann::json::parse(RunCli({"plan", m, "--format", "json"}).out);
+  EXPECT_EQ(plan["buffers"][1]["name"], "caf\xef\xbf\xbd \xef\xbf\xbd");  // U+FFFD for each bad byte
+  EXPECT_TRUE(EmbeddedData(ReadText(dir_ + "/r.html")).is_object());
 }
 
 TEST_F(ReportTest, TwoModelsSideBySide) {
