@@ -3,7 +3,10 @@
 #   1. cmake --install + a consumer project (tests/package/consumer) built and run against it;
 #   2. the device libraries configured with cmake/arm-none-eabi.cmake, installed, and a Cortex-M
 #      firmware project (tests/package/device_consumer) linked against them (needs arm-none-eabi-g++);
-# usage: scripts/test-packages.sh BUILD_DIR   (the arenaplan binary and the libraries built).
+#   3. the Python package installed with pip (Debian's setuptools and pybind11, no network) into a
+#      fresh virtual environment over Debian's /usr/bin/python3, then pytest (tests/python).
+# usage: scripts/test-packages.sh BUILD_DIR   (configured with -DARENAPLAN_PYTHON=ON; the arenaplan
+# binary and the libraries built). ARENAPLAN_PYTHON overrides the interpreter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -43,3 +46,9 @@ elif [ "${CI:-}" = "true" ]; then
   echo "arm-none-eabi-g++ not found; required under CI" >&2; exit 1
 fi
 
+echo "== Python package: pip install into a fresh venv over $py, then pytest"
+"$py" -m venv --system-site-packages --without-pip "$work/venv"
+ARENAPLAN_BUILD_DIR="$build" "$work/venv/bin/python" -m pip install --no-build-isolation --no-deps --no-index \
+    --quiet --disable-pip-version-check "$root"
+(cd "$work" && ARENAPLAN_CLI="$cli" ARENAPLAN_SHARED="${ARENAPLAN_SHARED:-$root/../shared}" \
+    "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/python")
