@@ -135,9 +135,9 @@ Status TensorDumper::Prepare() const {
   return Status::Ok();
 }
 
-rt::Status TensorDumper::AfterOp(void* user, const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op) {
+rt::StatusCode TensorDumper::AfterOp(void* user, const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op) {
   auto* self = static_cast<TensorDumper*>(user);
-  return self->enabled ? self->Dump(interpreter, subgraph, op) : rt::Status::kOk;
+  return self->enabled ? self->Dump(interpreter, subgraph, op) : rt::StatusCode::kOk;
 }
 
 std::string TensorDumper::FileName(uint32_t subgraph, uint32_t op, int32_t tensor, const std::string& name) {
@@ -153,7 +153,7 @@ std::string TensorDumper::FileName(uint32_t subgraph, uint32_t op, int32_t tenso
   return stem + ".bin";
 }
 
-rt::Status TensorDumper::Dump(const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op) {
+rt::StatusCode TensorDumper::Dump(const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op) {
   const model::Subgraph& sg = model_.subgraphs[subgraph];
   const model::Operator& o = sg.operators[op];
   for (const int32_t t : o.outputs) {
@@ -180,10 +180,10 @@ rt::Status TensorDumper::Dump(const rt::Interpreter& interpreter, uint32_t subgr
     f.write(static_cast<const char*>(v.data), v.bytes);
     if (!f) {
       status_ = InvalidArgument("cannot write " + path);
-      return rt::Status::kBadArgument;
+      return rt::StatusCode::kBadArgument;
     }
   }
-  return rt::Status::kOk;
+  return rt::StatusCode::kOk;
 }
 
 Status TensorDumper::WriteIndex(const nlohmann::json& header) const {

@@ -31,7 +31,7 @@ class TensorDumper {
   // Creates the folder (and its parents).
   Status Prepare() const;
   // An rt::OpCallback: `user` is the TensorDumper. A file that cannot be written stops Invoke.
-  static rt::Status AfterOp(void* user, const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op);
+  static rt::StatusCode AfterOp(void* user, const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op);
   // Writes index.json with `header` fields (model, planner) first.
   Status WriteIndex(const nlohmann::json& header) const;
 
@@ -40,7 +40,7 @@ class TensorDumper {
   bool enabled = true;                                // false: the callback does nothing
 
  private:
-  rt::Status Dump(const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op);
+  rt::StatusCode Dump(const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op);
   std::string FileName(uint32_t subgraph, uint32_t op, int32_t tensor, const std::string& name);
 
   std::string dir_;

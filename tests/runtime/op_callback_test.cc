@@ -46,13 +46,13 @@ struct Seen {
   uint32_t fail_at = 99;
 };
 
-Status Record(void* user, const Interpreter& interp, uint32_t subgraph, uint32_t op) {
+StatusCode Record(void* user, const Interpreter& interp, uint32_t subgraph, uint32_t op) {
   auto* seen = static_cast<Seen*>(user);
   EXPECT_EQ(subgraph, 0u);
   seen->ops.push_back(op);
   const TensorView t = interp.tensor(op + 2);  // op k writes tensor k + 2
   seen->outputs.emplace_back(t.As<float>(), t.As<float>() + t.bytes / 4);
-  return op == seen->fail_at ? Status::kKernelError : Status::kOk;
+  return op == seen->fail_at ? StatusCode::kKernelError : StatusCode::kOk;
 }
 
 struct ChainRun {
@@ -76,8 +76,8 @@ TEST(OpCallbackTest, RunsAfterEachOpWithItsOutputInPlace) {
   opts.after_op = &Record;
   opts.after_op_user = &seen;
   ChainRun r(opts);
-  ASSERT_EQ(r.interp->AllocateTensors(), Status::kOk) << r.interp->error_message();
-  ASSERT_EQ(r.Invoke(), Status::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.Invoke(), StatusCode::kOk) << r.interp->error_message();
   EXPECT_EQ(seen.ops, (std::vector<uint32_t>{0, 1, 2}));
   ASSERT_EQ(seen.outputs.size(), 3u);
   EXPECT_EQ(seen.outputs[0], (std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f}));
@@ -91,10 +91,10 @@ TEST(OpCallbackTest, CostsTheArenaNothing) {
   with.after_op = &Record;
   with.after_op_user = &seen;
   ChainRun a(with), b{InterpreterOptions()};
-  ASSERT_EQ(a.interp->AllocateTensors(), Status::kOk);
-  ASSERT_EQ(b.interp->AllocateTensors(), Status::kOk);
-  ASSERT_EQ(a.Invoke(), Status::kOk);
-  ASSERT_EQ(b.Invoke(), Status::kOk);
+  ASSERT_EQ(a.interp->AllocateTensors(), StatusCode::kOk);
+  ASSERT_EQ(b.interp->AllocateTensors(), StatusCode::kOk);
+  ASSERT_EQ(a.Invoke(), StatusCode::kOk);
+  ASSERT_EQ(b.Invoke(), StatusCode::kOk);
   const MemoryRecord &ra = a.interp->memory_record(), &rb = b.interp->memory_record();
   EXPECT_EQ(ra.head_bytes, rb.head_bytes);
   EXPECT_EQ(ra.tail_bytes, rb.tail_bytes);
@@ -114,8 +114,8 @@ TEST(OpCallbackTest, AnErrorStopsInvokeNamingTheOp) {
   opts.after_op = &Record;
   opts.after_op_user = &seen;
   ChainRun r(opts);
-  ASSERT_EQ(r.interp->AllocateTensors(), Status::kOk);
-  EXPECT_EQ(r.Invoke(), Status::kKernelError);
+  ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(r.Invoke(), StatusCode::kKernelError);
   EXPECT_EQ(seen.ops, (std::vector<uint32_t>{0, 1}));
   EXPECT_NE(std::string(r.interp->error_message()).find("op 1 (ADD)"), std::string::npos) << r.interp->error_message();
   EXPECT_NE(std::string(r.interp->error_message()).find("callback"), std::string::npos);

@@ -33,9 +33,9 @@ int main() {
 
   std::vector<uint8_t> arena(64 * 1024);
   rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena.data(), arena.size());
-  if (interp.AllocateTensors() != rt::Status::kOk) return std::puts(interp.error_message()), 1;
+  if (interp.AllocateTensors() != rt::StatusCode::kOk) return std::puts(interp.error_message()), 1;
   rt::FillGeneratedInput(interp.input(0), 0, 0);
-  if (interp.Invoke() != rt::Status::kOk) return std::puts(interp.error_message()), 1;
+  if (interp.Invoke() != rt::StatusCode::kOk) return std::puts(interp.error_message()), 1;
   std::printf("head %lld bound %lld peak-step %lld tflm %llu runtime %u\n",
               static_cast<long long>(planned->plan.height),
               static_cast<long long>(plan::LiveBytesLowerBound(problem)),

@@ -10,5 +10,5 @@ static const uint8_t kNotAModel[16] = {0};
 int main() {
   arenaplan::rt::Interpreter interp(kNotAModel, sizeof kNotAModel, arenaplan::rt::AllOpsResolver(), g_arena,
                                     sizeof g_arena);
-  return interp.AllocateTensors() == arenaplan::rt::Status::kInvalidModel ? 0 : 1;
+  return interp.AllocateTensors() == arenaplan::rt::StatusCode::kInvalidModel ? 0 : 1;
 }
