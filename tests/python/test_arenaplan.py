@@ -15,6 +15,7 @@ CLI = os.environ.get("ARENAPLAN_CLI", "arenaplan")
 SHARED = os.environ.get("ARENAPLAN_SHARED", os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared"))
 MODELS = ["tflm_hello_world_int8", "tflm_mobilenet_v2_pt_int8", "tflm_dp_net_f32", "tflm_id_model_int8",
           "litert_multi_subgraphs_while_f32"]
+TFLM_RUNS = ["tflm_hello_world_int8", "tflm_mobilenet_v2_pt_int8", "tflm_id_model_int8"]  # dp_net has POW
 
 
 def cli(*args):
@@ -61,7 +62,7 @@ def test_plan_round_trips_the_cli_json(name, planner):
     same_plan(arenaplan.plan(path, planner=planner), cli_json("plan", path, "--planner", planner))
 
 
-@pytest.mark.parametrize("name", MODELS[:3])
+@pytest.mark.parametrize("name", TFLM_RUNS)
 def test_plan_with_target_plans_scratch_like_the_cli(name):
     path = corpus(name)
     model = arenaplan.read(path)
@@ -69,7 +70,7 @@ def test_plan_with_target_plans_scratch_like_the_cli(name):
               cli_json("plan", path, "--planner", "tflm-greedy", "--target", "tflm-x86_64"))
 
 
-@pytest.mark.parametrize("name", MODELS[:3])
+@pytest.mark.parametrize("name", TFLM_RUNS)
 def test_size_round_trips_the_cli_json(name):
     path = corpus(name)
     s = arenaplan.size(path, target="tflm-cortex-m")
@@ -77,6 +78,18 @@ def test_size_round_trips_the_cli_json(name):
     assert (s.head_bytes, s.tail_bytes, s.arena_used_bytes, s.min_arena_bytes) == \
         (doc["head_bytes"], doc["tail_bytes"], doc["arena_used_bytes"], doc["min_arena_bytes"])
     assert s.tail_breakdown == doc["tail_breakdown"]
+
+
+def test_what_tflm_cannot_run_is_no_solution_with_the_cli_message():
+    path = corpus("tflm_dp_net_f32")  # POW: no TFLM kernel
+    with pytest.raises(arenaplan.NoSolution) as e:
+        arenaplan.size(path)
+    code, _, err = cli("size", path)
+    assert code == 1 and err == "arenaplan size: %s\n" % e.value
+    with pytest.raises(arenaplan.NoSolution) as e:
+        arenaplan.plan(path, target="tflm-x86_64")
+    code, _, err = cli("plan", path, "--target", "tflm-x86_64")
+    assert code == 1 and err == "arenaplan plan: %s\n" % e.value
 
 
 def test_read_gives_the_graph(demo):

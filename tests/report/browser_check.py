@@ -172,14 +172,16 @@ class Check:
 
 
 def check_page(browser, page, expected, out_png, check):
-    """`expected`: one `plan`/`solve` JSON document per planner, in the report's order."""
+    """`expected`: one `plan`/`solve` JSON document per planner, in the report's order. Returns the
+    figures for the summary table."""
     browser.events = []
     browser.call("Page.navigate", {"url": "file://" + os.path.abspath(page)})
     started = time.time()
     if not check.expect(browser.wait_for("document.body && document.body.dataset.ready === '1'"), "page never ready"):
         check.failures += browser.problems()
-        return
+        return None
     load_s = time.time() - started
+    frames = []
     views = browser.evaluate("arenaplanReport.views.length")
     check.expect(views >= 1, "no model view")
     for k, doc in enumerate(expected):
@@ -207,15 +209,19 @@ def check_page(browser, page, expected, out_png, check):
         check.expect(c["step"] == peak["step"] and c["bytes"] == peak["live_bytes"],
                      "%s: the page's live curve peaks at step %s / %s B, plan at %s / %s" % (
                          label, c["step"], c["bytes"], peak["step"], peak["live_bytes"]))
+        frames.append(s["frame_ms"])
         hover_checks(browser, doc, label, check)
         print("  %-28s %6d buffers drawn, peak step %s (%s B), frame %.1f ms" % (
             doc["planner"], s["drawn"], peak["step"], peak["live_bytes"], s["frame_ms"]))
-    zoom_check(browser, check)
+    oplist_check(browser, check)
+    zoom_ms = zoom_check(browser, check)
     check.failures += browser.problems()
     browser.evaluate("window.scrollTo(0, 0); arenaplanReport.views.forEach(v => v.resetView()); true")
     browser.wait_for("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))")
     browser.screenshot(out_png)
     print("  loaded in %.2f s, screenshot %s" % (load_s, out_png))
+    return {"buffers": len(expected[0]["buffers"]), "planners": len(expected), "bytes": os.path.getsize(page),
+            "load_s": load_s, "frame_ms": max(frames), "zoom_ms": zoom_ms}
 
 
 def hover_checks(browser, doc, label, check):
@@ -238,6 +244,32 @@ def hover_checks(browser, doc, label, check):
     browser.mouse("mouseMoved", 2, 2)
 
 
+def oplist_check(browser, check):
+    """The op list's tensor links pin their buffer; the peak list's shares add up to 100 %."""
+    r = browser.evaluate("""(() => {
+      const v = arenaplanReport.views[0];
+      const shares = [...v.peakPanel.querySelectorAll('tbody tr')].map(tr => parseFloat(tr.children[3].textContent));
+      if (!v.opListBox) return {graph: false, shares};
+      v.opListBox.open = true;
+      v.opListBox.dispatchEvent(new Event('toggle'));
+      const links = v.opListBox.querySelectorAll('a.buf');
+      const link = links[links.length - 1];
+      link.click();
+      const pinned = v.plan.buffers[v.pinned];
+      return {graph: true, links: links.length, id: link.dataset.buffer, pinned: pinned ? pinned.id : null,
+              shown: v.details.hidden ? null : v.details.querySelector('.name').textContent, name: pinned ? pinned.name : null,
+              shares};
+    })()""")
+    shown = len(r["shares"])
+    if shown < 200:  # all of them listed
+        check.expect(abs(sum(r["shares"]) - 100) < 0.1 * shown + 0.1, "peak shares add up to %.1f %%" % sum(r["shares"]))
+    if r["graph"]:
+        check.expect(r["links"] > 0, "op list has no buffer links")
+        check.expect(r["pinned"] == r["id"] and r["shown"] == r["name"],
+                     "op list link %s pinned %s (details: %r)" % (r["id"], r["pinned"], r["shown"]))
+    browser.evaluate("arenaplanReport.views[0].pin(-1, false); true")
+
+
 def zoom_check(browser, check):
     before = browser.evaluate("JSON.stringify(arenaplanReport.views[0].view)")
     pos = browser.evaluate("(() => { const r = arenaplanReport.views[0].canvas.getBoundingClientRect(); "
@@ -249,6 +281,7 @@ def zoom_check(browser, check):
     ms = browser.evaluate("arenaplanReport.views[0].summary().frame_ms")
     check.expect(ms < 1000, "a frame took %.0f ms" % ms)
     print("  wheel zoom redrawn in %.1f ms" % ms)
+    return ms
 
 
 def shared_path(path):
@@ -310,22 +343,34 @@ def main(argv):
         run([cli, "report", model, "-o", page, "--planner", ",".join(planners)] + extra)
         docs = [json.loads(run([cli, "plan", model, "--planner", p, "--format", "json"] + extra)) for p in planners]
         jobs.append((name, page, docs))
+    started = time.time()
     browser = Browser(chromium)
     failed = 0
+    rows = []
     try:
         browser.open_page()
         for name, page, docs in jobs:
             print("%s (%s)" % (name, page))
             check = Check(name)
-            started = time.time()
-            check_page(browser, page, docs, os.path.join(out, name + ".png"), check)
-            print("  checked in %.2f s" % (time.time() - started))
+            t0 = time.time()
+            figures = check_page(browser, page, docs, os.path.join(out, name + ".png"), check)
+            print("  checked in %.2f s" % (time.time() - t0))
             for f in check.failures:
                 print("  FAIL " + f)
             failed += bool(check.failures)
+            if figures:
+                size = figures["bytes"]
+                rows.append("| %s | %s | %d | %s | %.2f | %.1f | %.1f | %.1f |" % (
+                    name, format(figures["buffers"], ","), figures["planners"],
+                    "%.1f MB" % (size / 1e6) if size >= 1e6 else "%d KB" % round(size / 1e3),
+                    figures["load_s"], figures["frame_ms"], figures["zoom_ms"], time.time() - t0))
     finally:
         browser.close()
-    print("browser_check: %d of %d pages passed" % (len(jobs) - failed, len(jobs)))
+    print("\n| page | buffers | planners | HTML | load (s) | first frame (ms) | zoom frame (ms) | whole check (s) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("\n".join(rows))
+    print("\nbrowser_check: %d of %d pages passed in %.1f s (Chromium included)" % (len(jobs) - failed, len(jobs),
+                                                                                  time.time() - started))
     return 1 if failed else 0
 
 
