@@ -739,7 +739,7 @@
         el('td', { class: 'num', text: bytes(best.lowerBound) }), el('td', { class: 'num', text: tflm === null ? 'n/a' : bytes(tflm) }));
     });
     return el('div', { class: 'panel' }, el('h3', { text: 'Side by side' }), el('table', {}, el('thead', {}, el('tr', {},
-      el('th', { text: 'model' }), el('th', { class: 'num', text: 'best arena (head)' }), el('th', { class: 'num', text: 'lower bound' }),
+      el('th', { text: 'model' }), el('th', { class: 'num', text: 'lowest arena (head)' }), el('th', { class: 'num', text: 'lower bound' }),
       el('th', { class: 'num', text: 'TFLM smallest arena' }))), el('tbody', {}, ...rows)));
   }
 
