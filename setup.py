@@ -14,10 +14,30 @@ from setuptools.command.build_ext import build_ext
 ROOT = os.path.dirname(os.path.abspath(__file__))
 
 
+def cached_python(build):
+    """The interpreter an existing build tree was configured for (None for a fresh one)."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            for line in f:
+                if line.startswith("Python_EXECUTABLE:"):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def same_interpreter(a, b):
+    # A venv's python is a link to its base interpreter: same headers, same module suffix, so a tree
+    # built for the base needs no reconfiguration (which would rebuild the module).
+    return a is not None and os.path.realpath(a) == os.path.realpath(b)
+
+
 class CMakeBuild(build_ext):
     def build_extension(self, ext):
         build = os.environ.get("ARENAPLAN_BUILD_DIR") or os.path.join(ROOT, "build-python")
-        configure = ["cmake", "-S", ROOT, "-B", build, "-DARENAPLAN_PYTHON=ON", "-DPython_EXECUTABLE=" + sys.executable]
+        configure = ["cmake", "-S", ROOT, "-B", build, "-DARENAPLAN_PYTHON=ON"]
+        if not same_interpreter(cached_python(build), sys.executable):
+            configure.append("-DPython_EXECUTABLE=" + sys.executable)
         if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
             configure += ["-G", "Ninja" if shutil.which("ninja") else "Unix Makefiles", "-DCMAKE_BUILD_TYPE=Release",
                           "-DARENAPLAN_BUILD_TESTS=OFF", "-DARENAPLAN_BUILD_BENCH=OFF"]
