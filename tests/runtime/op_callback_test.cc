@@ -60,7 +60,7 @@ struct ChainRun {
     base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
     interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, 4096, opts);
   }
-  Status Invoke() {
+  StatusCode Invoke() {
     const float in[4] = {1, 2, 3, 4};
     std::memcpy(interp->input(0).data, in, sizeof in);
     return interp->Invoke();
