@@ -4,7 +4,7 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "report/inspect_report.h"
-#include "report/json_text.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 

@@ -4,8 +4,8 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
-#include "report/json_text.h"
 #include "report/plan_report.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 

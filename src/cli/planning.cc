@@ -1,20 +1,28 @@
 #include "cli/planning.h"
 
 #include "plan/lower_bound.h"
-#include "plan/verify.h"
+#include "plan/plan_and_verify.h"
 #include "tflm/arena_size.h"
 #include "tflm/target.h"
 
 namespace arenaplan::cli {
 
-void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
+void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& what) {
   std::vector<std::string> names;
-  std::string help = "planner:";
+  std::string help = "planner for " + what + " (default " + *planner + "):";
   for (const auto& p : plan::Planners()) {
     names.push_back(p.name);
     help += "\n  " + p.name + ": " + p.description;
   }
-  cmd.add_option("--planner", args.planner, help)->check(CLI::IsMember(names));
+  for (const auto& a : plan::PlannerAliases()) {
+    names.push_back(a.alias);
+    help += "\n  " + a.alias + ": old name of " + a.planner;
+  }
+  cmd.add_option("--planner", *planner, help)->check(CLI::IsMember(names));
+}
+
+void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
+  AddPlannerOption(cmd, &args.planner, "the tensors (and kernel scratch buffers with --target)");
   cmd.add_option("--alignment", args.alignment, "round buffer sizes up to this many bytes (TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
   cmd.add_option("--target", args.target,
@@ -59,17 +67,11 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   out->problem = lifetime::ToProblem(out->lifetimes, args.alignment);
   out->lower_bound = plan::LiveBytesLowerBound(out->problem);
 
-  const plan::PlannerEntry* planner = plan::FindPlanner(args.planner);
-  if (!planner) return InvalidArgument("unknown planner '" + args.planner + "'");
   plan::PlannerOptions popts;
   popts.time_limit_seconds = args.time_limit;
-  auto result = planner->run(out->problem, popts);
+  auto result = plan::PlanAndVerify(out->problem, args.planner, popts);
   if (!result.ok()) return result.status();
   out->result = std::move(result).value();
-  const plan::VerifyReport report = plan::VerifyPlan(out->problem, out->result.plan);
-  if (!report.ok()) {
-    return Internal("planner '" + out->result.planner + "' returned an invalid plan: " + report.errors[0].message);
-  }
   return out;
 }
 

@@ -1,4 +1,5 @@
-// The shared pipeline behind `plan` (and `export`): load, lifetimes, problem, planner, verify.
+// The planner option every command shares, and the pipeline behind `plan`: load, lifetimes,
+// problem, then plan::PlanAndVerify (the one plan-and-verify path of plan, size, export and run).
 #pragma once
 
 #include <memory>
@@ -20,6 +21,10 @@ struct PlanningArgs {
   std::string target;          // empty: tensors only; else a TFLM target adds kernel scratch buffers
   double time_limit = 0;       // seconds for exact search; 0 = planner default
 };
+
+// --planner NAME, one of the registry's planners or aliases (anything else is refused with the list);
+// `what` says what is planned.
+void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& what);
 
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args);
 

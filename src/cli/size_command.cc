@@ -5,8 +5,8 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
-#include "plan/planner.h"
-#include "report/json_text.h"
+#include "cli/planning.h"
+#include "report/printable.h"
 #include "report/size_report.h"
 #include "tflm/arena_size.h"
 
@@ -35,7 +35,7 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
     std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
   }
-  for (const auto& n : s.notes) std::printf("note: %s\n", n.c_str());
+  for (const auto& n : s.notes) std::printf("note: %s\n", report::Printable(n).c_str());
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
   for (const auto& t : tflm::Targets()) targets += "\n  " + t.name + ": " + t.description;
   cmd->add_option("--target", args->target,
                   std::string("TFLM build target (default ") + tflm::kDefaultTarget + "):" + targets);
-  cmd->add_option("--planner", args->planner, "planner for the head (default tflm-greedy, what TFLM does)");
+  AddPlannerOption(*cmd, &args->planner, "the head (tflm-greedy is what TFLM does)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] {
     auto target = tflm::FindTarget(args->target);
@@ -74,7 +74,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
     }
     if (!size->supported) {
       std::fprintf(stderr, "arenaplan size: not supported by TFLM on %s: %s\n", size->target.c_str(),
-                   size->error.c_str());
+                   report::Printable(size->error).c_str());
       exit_code = kExitNoSolution;
       return;
     }

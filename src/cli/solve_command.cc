@@ -8,11 +8,11 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/planning.h"
 #include "cli/solving.h"
 #include "plan/csv.h"
-#include "plan/planner.h"
 #include "report/html_report.h"
-#include "report/json_text.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 namespace {
@@ -77,9 +77,7 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
   auto* cmd = root.add_subcommand("solve", "Plan a generic problem in MiniMalloc's CSV format (id,lower,upper,size"
                                            "[,alignment][,offset]; upper exclusive) and write it back with offsets");
   cmd->add_option("PROBLEM", a->problem, "a problem .csv")->required();
-  std::vector<std::string> names;
-  for (const auto& p : plan::Planners()) names.push_back(p.name);
-  cmd->add_option("--planner", a->planner, "planner (see `arenaplan plan --help`)")->check(CLI::IsMember(names));
+  AddPlannerOption(*cmd, &a->planner, "the problem");
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve (best: the portfolio; optimal: seed and search)")->check(CLI::NonNegativeNumber);

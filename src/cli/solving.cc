@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "plan/lower_bound.h"
+#include "plan/plan_and_verify.h"
 #include "plan/verify.h"
 #include "report/plan_report.h"
 
@@ -42,8 +43,9 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp) {
     // A capacity below a single buffer is a usage error, not a search result.
     if (!st.ok()) return InvalidArgument(st.message());
   }
+  const Status known = plan::CheckPlannerName(a.planner);
+  if (!known.ok()) return known;
   const plan::PlannerEntry* planner = plan::FindPlanner(a.planner);
-  if (!planner) return InvalidArgument("unknown planner '" + a.planner + "'");
   plan::PlannerOptions opts;
   opts.time_limit_seconds = a.time_limit;
   opts.minimize = a.minimize || a.capacity == 0;

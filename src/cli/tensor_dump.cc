@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/model_file.h"
-#include "report/json_text.h"
+#include "report/printable.h"
 #include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {

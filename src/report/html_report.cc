@@ -1,8 +1,8 @@
 #include "report/html_report.h"
 
 #include "report/html_page.h"
-#include "report/json_text.h"
 #include "report/markup.h"
+#include "report/printable.h"
 
 namespace arenaplan::report {
 namespace {

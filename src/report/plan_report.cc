@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "report/printable.h"
 #include "report/timeline.h"
 
 namespace arenaplan::report {
@@ -15,10 +16,6 @@ std::string Percent(int64_t value, int64_t base) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.1f %%", 100.0 * (value - base) / base);
   return buf;
-}
-
-std::string Truncate(const std::string& s, size_t n) {
-  return s.size() <= n ? s : s.substr(0, n - 3) + "...";
 }
 
 }  // namespace
@@ -104,7 +101,7 @@ std::string PlanToText(const PlannedModel& pm) {
   for (size_t k = 0; k < alive.size() && k < 10; ++k) {
     const size_t i = alive[k];
     std::snprintf(line, sizeof line, "  %-10s %-44s %10lld B  [%lld, %lld]\n", bufs[i].id.c_str(),
-                  Truncate(bufs[i].name, 44).c_str(), static_cast<long long>(problem.buffers[i].size),
+                  Printable(bufs[i].name, 44).c_str(), static_cast<long long>(problem.buffers[i].size),
                   static_cast<long long>(bufs[i].first), static_cast<long long>(bufs[i].last));
     out += line;
   }
@@ -116,7 +113,7 @@ std::string PlanToText(const PlannedModel& pm) {
   out += line;
   for (size_t i = 0; i < bufs.size(); ++i) {
     std::snprintf(line, sizeof line, "  %-10s %-36s %10lld %6lld %6lld %10lld %s\n", bufs[i].id.c_str(),
-                  Truncate(bufs[i].name, 36).c_str(), static_cast<long long>(problem.buffers[i].size),
+                  Printable(bufs[i].name, 36).c_str(), static_cast<long long>(problem.buffers[i].size),
                   static_cast<long long>(bufs[i].first), static_cast<long long>(bufs[i].last),
                   static_cast<long long>(plan.offsets[i]), problem.buffers[i].fixed() ? "fixed" : "");
     out += line;
@@ -125,7 +122,7 @@ std::string PlanToText(const PlannedModel& pm) {
   out += "\n";
   std::vector<std::string> labels;
   labels.reserve(bufs.size());
-  for (const auto& b : bufs) labels.push_back(b.id + " " + b.name);
+  for (const auto& b : bufs) labels.push_back(Printable(b.id + " " + b.name, 28));  // the legend shows 28
   out += RenderTimeline(problem, plan, labels);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "report/size_report.h"
 
+#include "report/printable.h"
+
 namespace arenaplan::report {
 
 nlohmann::json SizeToJson(const std::string& model, const tflm::ArenaSize& s) {
@@ -9,7 +11,7 @@ nlohmann::json SizeToJson(const std::string& model, const tflm::ArenaSize& s) {
   j["planner"] = s.planner;
   j["supported"] = s.supported;
   j["allocates"] = s.allocates;
-  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error);
+  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(Printable(s.error));
   if (s.allocates) {
     j["head_bytes"] = s.head_bytes;
     j["tail_bytes"] = s.tail_bytes;
