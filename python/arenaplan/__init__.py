@@ -191,11 +191,12 @@ def read(path: str) -> Model:
                  static_planning_problems=doc["static_planning_problems"], document=doc)
 
 
-def plan(model: Union[str, Model], planner: str = "best", target: Optional[str] = None, alignment: int = 16,
-         time_limit: float = 0.0) -> Plan:
+def plan(model: Union[str, Model], planner: str = "best", target: Optional[str] = None,
+         alignment: Optional[int] = None, time_limit: float = 0.0) -> Plan:
     """Plans the model's arena (as `arenaplan plan`): TFLM-exact lifetimes, the planner, the verifier.
-    With `target`, the kernel scratch buffers stock TFLM requests on it are planned too."""
-    return Plan._from_document(_call(_core.plan, _path(model), planner, target or "", alignment, time_limit))
+    With `target`, the kernel scratch buffers stock TFLM requests on it are planned too. `alignment`
+    defaults to the target's (TFLM's 16 without one)."""
+    return Plan._from_document(_call(_core.plan, _path(model), planner, target or "", alignment or 0, time_limit))
 
 
 def size(model: Union[str, Model], target: str = _core.default_target, planner: str = "tflm-greedy") -> Size:

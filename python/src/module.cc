@@ -12,6 +12,7 @@
 #include "cli/planning.h"
 #include "cli/solving.h"
 #include "plan/csv.h"
+#include "plan/plan_and_verify.h"
 #include "plan/planner.h"
 #include "report/html_report.h"
 #include "report/inspect_report.h"
@@ -65,9 +66,10 @@ std::string Plan(const std::string& path, const std::string& planner, const std:
   args.target = target;
   args.alignment = alignment;
   args.time_limit = time_limit;
-  if (plan::FindPlanner(planner) == nullptr) Raise(InvalidArgument("unknown planner '" + planner + "'"));
+  const Status known = plan::CheckPlannerName(planner);  // before reading the model, as the CLI does
+  if (!known.ok()) Raise(known);
   auto planned = Check(cli::PlanModel(args));
-  return Text(report::PlanToJson(planned->View(path, planner, alignment)));
+  return Text(report::PlanToJson(planned->View(path, planner)));
 }
 
 std::string Size(const std::string& path, const std::string& target_name, const std::string& planner) {

@@ -24,7 +24,7 @@ void RegisterPlan(CLI::App& root, int& exit_code) {
       return;
     }
     const PlannedModelData& pm = **planned;
-    report::PlannedModel view = pm.View(args->model, args->planner, args->alignment);
+    report::PlannedModel view = pm.View(args->model, args->planner);
     if (*fmt == "json") {
       std::cout << report::JsonText(report::PlanToJson(view)) << "\n";
     } else {

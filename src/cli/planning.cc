@@ -2,6 +2,7 @@
 
 #include "plan/lower_bound.h"
 #include "plan/plan_and_verify.h"
+#include "rules/limits.h"
 #include "tflm/arena_size.h"
 #include "tflm/target.h"
 
@@ -23,7 +24,8 @@ void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& wh
 
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
   AddPlannerOption(cmd, &args.planner, "the tensors (and kernel scratch buffers with --target)");
-  cmd.add_option("--alignment", args.alignment, "round buffer sizes up to this many bytes (TFLM: 16)")
+  cmd.add_option("--alignment", args.alignment,
+                 "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
   cmd.add_option("--target", args.target,
                  "add the kernel scratch buffers stock TFLM requests on this target "
@@ -32,8 +34,7 @@ void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
       ->check(CLI::NonNegativeNumber);
 }
 
-report::PlannedModel PlannedModelData::View(const std::string& model, const std::string& planner,
-                                            uint32_t alignment) const {
+report::PlannedModel PlannedModelData::View(const std::string& model, const std::string& planner) const {
   report::PlannedModel v;
   v.model = model;
   v.planner = planner;
@@ -53,18 +54,20 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   const model::Model& m = out->loaded->model;
 
   lifetime::Options options;
-  options.alignment = args.alignment;
+  out->alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
   if (!args.target.empty()) {
     auto target = tflm::FindTarget(args.target);
     if (!target.ok()) return target.status();
+    if (args.alignment == 0) out->alignment = (*target)->buffer_alignment;
     auto scratch = tflm::ScratchRequests(m, **target);
     if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
     options.scratch = std::move(scratch).value();
   }
+  options.alignment = out->alignment;
   auto lifetimes = lifetime::ComputeLifetimes(m, options);
   if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
   out->lifetimes = std::move(lifetimes).value();
-  out->problem = lifetime::ToProblem(out->lifetimes, args.alignment);
+  out->problem = lifetime::ToProblem(out->lifetimes, out->alignment);
   out->lower_bound = plan::LiveBytesLowerBound(out->problem);
 
   plan::PlannerOptions popts;

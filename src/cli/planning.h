@@ -17,7 +17,7 @@ namespace arenaplan::cli {
 struct PlanningArgs {
   std::string model;
   std::string planner = "best";
-  uint32_t alignment = 16;
+  uint32_t alignment = 0;      // 0: the target's (TFLM's 16 without --target)
   std::string target;          // empty: tensors only; else a TFLM target adds kernel scratch buffers
   double time_limit = 0;       // seconds for exact search; 0 = planner default
 };
@@ -34,8 +34,9 @@ struct PlannedModelData {
   plan::Problem problem;
   plan::PlanResult result;
   plan::Bytes lower_bound = 0;
+  uint32_t alignment = 0;  // the one used: --alignment, else the target's
 
-  report::PlannedModel View(const std::string& model, const std::string& planner, uint32_t alignment) const;
+  report::PlannedModel View(const std::string& model, const std::string& planner) const;
 };
 
 // Every plan returned here has passed VerifyPlan; a plan that fails it is an internal error.

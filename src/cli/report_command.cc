@@ -26,7 +26,7 @@ struct ReportArgs {
   std::string output;
   std::vector<std::string> planners;  // empty: tflm-greedy and best (svg: best)
   std::string target;
-  uint32_t alignment = 16;
+  uint32_t alignment = 0;  // 0: the target's (TFLM's 16 without --target)
   double time_limit = 0;
   std::string format = "html";
 };
@@ -45,7 +45,7 @@ Result<report::ReportEntry> Entry(const ReportArgs& a, const std::string& model,
     pa.time_limit = a.time_limit;
     auto planned = PlanModel(pa);
     if (!planned.ok()) return planned.status();
-    entry.plans.push_back(report::PlanToJson((*planned)->View(model, planner, a.alignment)));
+    entry.plans.push_back(report::PlanToJson((*planned)->View(model, planner)));
     if (entry.graph.is_null()) {
       const model::Model& m = (*planned)->loaded->model;
       entry.graph = report::GraphFromInspect(report::InspectToJson(report::Inspect(model, m)));
@@ -101,7 +101,7 @@ void RegisterReport(CLI::App& root, int& exit_code) {
       ->check(CLI::IsMember(names));
   cmd->add_option("--target", a->target, "also show stock TFLM's arena on this target (tail breakdown, smallest "
                                          "arena) and plan its kernel scratch buffers");
-  cmd->add_option("--alignment", a->alignment, "round buffer sizes up to this many bytes (TFLM: 16)")
+  cmd->add_option("--alignment", a->alignment, "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
   cmd->add_option("--time-limit", a->time_limit, "seconds per planner (see `plan --help`)")->check(CLI::NonNegativeNumber);
   cmd->add_option("--format", a->format, "html or svg")->check(CLI::IsMember({"html", "svg"}));

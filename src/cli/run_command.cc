@@ -21,13 +21,13 @@
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "cli/tensor_dump.h"
+#include "model/device_status.h"
 #include "plan/plan_and_verify.h"
 #include "plan/verify.h"
 #include "report/printable.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
-#include "util/device_status.h"
 
 namespace arenaplan::cli {
 namespace {

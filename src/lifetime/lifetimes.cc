@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <string>
 
+#include "model/device_status.h"
 #include "rules/lifetimes.h"
 #include "rules/limits.h"
 #include "rules/offline_plan.h"
 #include "schema/tflite_subset_generated.h"
 #include "util/checked_math.h"
-#include "util/device_status.h"
 
 namespace arenaplan::lifetime {
 namespace {

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "model/device_status.h"
 #include "rules/offline_plan.h"
-#include "util/device_status.h"
 
 namespace arenaplan::model {
 namespace {

@@ -4,11 +4,11 @@
 
 #include <string>
 
+#include "model/device_status.h"
 #include "model/model.h"
 #include "model/offline_plan.h"
 #include "rules/model_check.h"
 #include "schema/tflite_subset_generated.h"
-#include "util/device_status.h"
 
 namespace arenaplan::model {
 namespace {

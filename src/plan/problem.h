@@ -55,10 +55,6 @@ inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 60;
 // >= 0 and aligned, capacity >= 0, totals below kMaxTotalBytes. The error names the buffer. O(n).
 Status ValidateProblem(const Problem& problem);
 
-// arenaplan::AlignUp (util/align.h) on offsets: value >= 0, no overflow checked (call on validated
-// problems only).
-inline Offset AlignUp(Offset value, Bytes alignment) { return arenaplan::AlignUp<Offset>(value, alignment); }
-
 // "buffer 3 (size 16, steps [1, 4])" for messages.
 std::string DescribeBuffer(const Problem& problem, size_t index);
 

@@ -104,10 +104,10 @@ uint64_t TailBytes(const ArenaSize& size, const std::string& name) {
 
 Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target, const std::string& planner,
                                    bool use_offline_plan) {
+  ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
   ArenaSize r;
   r.target = target.name;
-  r.planner = plan::FindPlanner(planner) != nullptr ? plan::FindPlanner(planner)->name : planner;
-  ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
+  r.planner = plan::FindPlanner(planner)->name;
   if (model.subgraphs.empty()) return InvalidArgument("model has no subgraphs");
 
   // 1. Registration: every op needs a kernel.

@@ -19,7 +19,7 @@ namespace {
 // The problem as the device plans it: one alignment (16) for sizes and online buffers.
 Problem DeviceShaped(Problem p) {
   for (Buffer& b : p.buffers) {
-    b.size = AlignUp(b.size, 16);
+    b.size = AlignUp<Bytes>(b.size, 16);
     b.alignment = b.fixed() && b.fixed_offset % 16 != 0 ? 1 : 16;
   }
   return p;
