@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/offline_plan.h"
+#include "model/static_problems.h"
 #include "report/printable.h"
 
 namespace arenaplan::report {
@@ -34,6 +36,15 @@ std::string Flags(const model::Subgraph& sg, size_t t) {
 }
 
 }  // namespace
+
+InspectedModel Inspect(const std::string& model_path, const model::Model& m) {
+  InspectedModel in;
+  in.model = model_path;
+  in.parsed = &m;
+  if (m.offline_plan) in.offline_plan_status = model::ValidateOfflinePlan(m);
+  in.static_problems = model::StaticPlanningProblems(m);
+  return in;
+}
 
 std::vector<std::string> OperatorSet(const model::Model& model) {
   std::vector<std::string> names;

@@ -90,6 +90,13 @@ StatusCode Interpreter::RunSubgraph(uint32_t sg) {
                      static_cast<unsigned long long>(options_.max_ops_per_invoke));
     }
     RT_RETURN_IF_ERROR(RunKernelHook(sg, i, KernelOf(model_, tables_, sg, i)->eval, "eval"));
+    if (options_.after_op != nullptr) {
+      const StatusCode cb = options_.after_op(options_.after_op_user, *this, sg, i);
+      if (cb != StatusCode::kOk) {
+        SetCurrent(sg, i);
+        return OpError(cb, "stopped by the after-op callback (%s)", StatusName(cb));
+      }
+    }
   }
   return StatusCode::kOk;
 }
