@@ -33,6 +33,7 @@ nlohmann::json ToJson(const SizeArgs& a, const tflm::ArenaSize& s) {
     j["tail_bytes"] = s.tail_bytes;
     j["arena_used_bytes"] = s.arena_used_bytes;
     j["min_arena_bytes"] = s.supported ? nlohmann::json(s.min_arena_bytes) : nlohmann::json(nullptr);
+    j["safe_arena_bytes"] = s.supported ? nlohmann::json(s.safe_arena_bytes) : nlohmann::json(nullptr);
     j["planned_buffers"] = s.planned_buffers;
     j["scratch_requests"] = s.scratch_requests;
     nlohmann::json cats = nlohmann::json::object();
@@ -45,7 +46,7 @@ nlohmann::json ToJson(const SizeArgs& a, const tflm::ArenaSize& s) {
     }
     j["ops"] = ops;
   } else {
-    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes"}) j[k] = nullptr;
+    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes", "safe_arena_bytes"}) j[k] = nullptr;
     j["tail_breakdown"] = nlohmann::json::object();
   }
   j["notes"] = s.notes;
@@ -65,7 +66,12 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
     std::printf("smallest working arena:           %llu bytes%s\n",
                 static_cast<unsigned long long>(s.min_arena_bytes),
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
-    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
+    if (s.safe_arena_bytes > s.min_arena_bytes) {
+      std::printf("every arena from:                 %llu bytes works\n",
+                  static_cast<unsigned long long>(s.safe_arena_bytes));
+    }
+    // The constant is the size from which every larger arena works too, so headroom stays safe.
+    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.safe_arena_bytes));
   }
   for (const auto& n : s.notes) std::printf("note: %s\n", n.c_str());
 }
