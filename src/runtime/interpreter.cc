@@ -562,6 +562,10 @@ Status Interpreter::Finish() {
   record_.scratch_requests = num_requests_;
   ArenaResetTemp(&arena_);
   RT_RETURN_IF_ERROR(ArenaSetHead(&arena_, head, &error_, "planned tensors (head)"));
+  // Planned buffers start at zero, as in TFLM's measured runs (zeroed arena): ops whose output is
+  // state or is left untouched on some Invokes (CIRCULAR_BUFFER, SignalStacker, SignalFramer)
+  // then give the same bytes on any arena.
+  std::memset(ArenaPtr(arena_, 0), 0, arena_.head);
   // Tail variables come last, once temp is free again, so they never add to the planning peak.
   RT_RETURN_IF_ERROR(AllocateVariables(offline));
   FillVariables();
@@ -741,6 +745,13 @@ Status Interpreter::PointOutputAt(uint32_t k, void* data) {
   const uint32_t t = tensor_base_[current_sg_] + static_cast<uint32_t>(op()->outputs()->Get(k));
   tensor_offset_[t] = static_cast<uint32_t>(p - arena_.base) | kPointed;
   return Status::kOk;
+}
+
+bool Interpreter::PlannedRegion(uint8_t** base, uint32_t* bytes) {
+  if (state_ != State::kAllocated || in_prepare_) return false;
+  *base = arena_.base;
+  *bytes = arena_.head;
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

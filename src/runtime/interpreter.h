@@ -158,6 +158,7 @@ class Interpreter final : private KernelContext {
   Status AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
   Status GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
   Status PointOutputAt(uint32_t k, void* data) override;
+  bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
 
   const uint8_t* model_bytes_;
   size_t model_size_;

@@ -13,6 +13,7 @@ const char* StatusName(Status s) {
     case Status::kBadState: return "bad state";
     case Status::kKernelError: return "kernel error";
     case Status::kBadArgument: return "bad argument";
+    case Status::kAborted: return "aborted";
   }
   return "unknown";
 }
