@@ -5,6 +5,7 @@
 #include <flatbuffers/flexbuffers.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -398,6 +399,181 @@ TEST(SignalPcanTest, TflmGoldenMix1Ref1) {
   lut_dims[0] = 100;  // too short for msb up to 32
   KRun bad({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
   EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), Status::kInvalidModel);
+}
+
+// --- stateful ops over several Invokes: expected streams worked out by hand ------------------------
+
+// A FlexBuffer map of integer options plus one bool (the converter writes prefill as a bool).
+std::vector<uint8_t> IntMapWithBool(const std::vector<std::pair<std::string, int64_t>>& kv, const char* key,
+                                    bool value) {
+  flexbuffers::Builder b;
+  b.Map([&]() {
+    for (const auto& [k, v] : kv) b.Int(k.c_str(), v);
+    b.Bool(key, value);
+  });
+  b.Finish();
+  return b.GetBuffer();
+}
+
+TEST(SignalDelayTest, EachRowComesOutDelayLengthSamplesLate) {
+  // Two rows of 4, delay 3: row r's stream is 3 zeros, then its inputs in order.
+  int16_t in[8], out[8];
+  int32_t dims[2] = {2, 4};
+  TensorView vi = MakeView(in, TensorType::INT16, dims, 2);
+  TensorView vo = MakeView(out, TensorType::INT16, dims, 2);
+  auto op = CustomOp(IntMap({{"delay_length", 3}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalDelay");
+  const int16_t in1[8] = {1, 2, 3, 4, 11, 12, 13, 14}, in2[8] = {5, 6, 7, 8, 15, 16, 17, 18};
+  std::copy(in1, in1 + 8, in);
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_DELAY()), Status::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 1, 0, 0, 0, 11}));
+  std::copy(in2, in2 + 8, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{2, 3, 4, 5, 12, 13, 14, 15}));
+  ASSERT_EQ(Register_SIGNAL_DELAY()->reset(*r.ctx), Status::kOk);  // back to the leading zeros
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 5, 0, 0, 0, 15}));
+}
+
+TEST(SignalFramerTest, PrefilledWindowsAndASkippedFirstFrame) {
+  // frame 3, step 1, prefill: the stream starts with 2 zeros; two frames per Invoke.
+  int16_t in[2], out[6];
+  bool valid = false;
+  int32_t in_dims[1] = {2}, out_dims[2] = {2, 3};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 2);
+  TensorView vv = MakeView(&valid, TensorType::BOOL, nullptr, 0);
+  auto op = CustomOp(IntMapWithBool({{"frame_size", 3}, {"frame_step", 1}}, "prefill", true));
+  KRun r({&vi}, {&vo, &vv}, op->op, "SignalFramer");
+  in[0] = 1, in[1] = 2;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FRAMER()), Status::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{0, 0, 1, 0, 1, 2}));
+  EXPECT_TRUE(valid);
+  in[0] = 3, in[1] = 4;
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{1, 2, 3, 2, 3, 4}));
+  // frame 4, step 2, no prefill, one frame per Invoke: the first frame is not ready (output left
+  // as it was, valid false), then windows [0, 4), [2, 6) of the stream.
+  int16_t in2[2], out2[4] = {-7, -7, -7, -7};
+  int32_t in2_dims[1] = {2}, out2_dims[2] = {1, 4};
+  TensorView wi = MakeView(in2, TensorType::INT16, in2_dims, 1);
+  TensorView wo = MakeView(out2, TensorType::INT16, out2_dims, 2);
+  auto op2 = CustomOp(IntMapWithBool({{"frame_size", 4}, {"frame_step", 2}}, "prefill", false));
+  KRun s({&wi}, {&wo, &vv}, op2->op, "SignalFramer");
+  in2[0] = 1, in2[1] = 2;
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_FRAMER()), Status::kOk) << s.ctx->error().text;
+  EXPECT_FALSE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{-7, -7, -7, -7}));
+  in2[0] = 3, in2[1] = 4;
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  EXPECT_TRUE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{1, 2, 3, 4}));
+  in2[0] = 5, in2[1] = 6;
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{3, 4, 5, 6}));
+}
+
+TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
+  // 2 channels, right context 1, step 2: a window of 2 frames every second Invoke.
+  int16_t in[2], out[4] = {};
+  bool valid = true;
+  int32_t in_dims[1] = {2}, out_dims[1] = {4};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
+  TensorView vv = MakeView(&valid, TensorType::BOOL, nullptr, 0);
+  auto op = CustomOp(IntMap(
+      {{"num_channels", 2}, {"stacker_left_context", 0}, {"stacker_right_context", 1}, {"stacker_step", 2}}));
+  KRun r({&vi}, {&vo, &vv}, op->op, "SignalStacker");
+  const std::vector<std::vector<int16_t>> frames = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
+  const std::vector<std::vector<int16_t>> want = {{0, 0, 0, 0}, {1, 2, 3, 4}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+  for (size_t t = 0; t < frames.size(); ++t) {
+    std::copy(frames[t].begin(), frames[t].end(), in);
+    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()), Status::kOk)
+        << r.ctx->error().text;
+    EXPECT_EQ(std::vector<int16_t>(out, out + 4), want[t]) << t;
+    EXPECT_EQ(valid, t % 2 == 1) << t;
+  }
+  // Left context 2: the first frame fills the left context (three copies) and is output at once.
+  int16_t out3[6] = {};
+  int32_t out3_dims[1] = {6};
+  TensorView wo = MakeView(out3, TensorType::INT16, out3_dims, 1);
+  auto op3 = CustomOp(IntMap(
+      {{"num_channels", 2}, {"stacker_left_context", 2}, {"stacker_right_context", 0}, {"stacker_step", 1}}));
+  KRun s({&vi}, {&wo, &vv}, op3->op, "SignalStacker");
+  std::copy(frames[0].begin(), frames[0].end(), in);
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_STACKER()), Status::kOk) << s.ctx->error().text;
+  EXPECT_TRUE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 1, 2}));
+  std::copy(frames[1].begin(), frames[1].end(), in);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_STACKER()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 3, 4}));
+}
+
+TEST(SignalOverlapAddTest, Int16SaturatesFloatDoesNot) {
+  // frame 4, step 2, one frame per Invoke: out = the buffer's first 2 samples, then it shifts by 2.
+  int16_t in[4], out[2];
+  int32_t in_dims[2] = {1, 4}, out_dims[1] = {2};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 2);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::INT16)}, {"frame_step", 2}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalOverlapAdd");
+  const int16_t f1[4] = {10000, 20000, 30000, 1}, f2[4] = {30000, 30000, 5, 5};
+  std::copy(f1, f1 + 4, in);
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{10000, 20000}));
+  std::copy(f2, f2 + 4, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{32767, 30001}));
+  float fin[4], fout[2];
+  TensorView ui = MakeView(fin, TensorType::FLOAT32, in_dims, 2);
+  TensorView uo = MakeView(fout, TensorType::FLOAT32, out_dims, 1);
+  auto fop = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"frame_step", 2}}));
+  KRun s({&ui}, {&uo}, fop->op, "SignalOverlapAdd");
+  std::copy(f1, f1 + 4, fin);
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk) << s.ctx->error().text;
+  std::copy(f2, f2 + 4, fin);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk);
+  EXPECT_EQ(std::vector<float>(fout, fout + 2), (std::vector<float>{60000, 30001}));
+}
+
+TEST(SignalIrfftTest, FloatDcAndOneCosine) {
+  // fft_length 4: bins X0..X2 (re, im). X0 = 4 -> all ones; X1 = 2 -> cos(pi n / 2).
+  float in[6] = {4, 0, 0, 0, 0, 0}, out[4];
+  int32_t in_dims[1] = {6}, out_dims[1] = {4};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"fft_length", 4}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalIrfft");
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_IRFFT()), Status::kOk) << r.ctx->error().text;
+  for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], 1.0f, 1e-6) << n;
+  const float cosine[6] = {0, 0, 2, 0, 0, 0};
+  std::copy(cosine, cosine + 6, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_IRFFT()), Status::kOk);
+  const float want[4] = {1, 0, -1, 0};
+  for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], want[n], 1e-6) << n;
+}
+
+TEST(CircularBufferTest, RunsEveryCyclesMaxInvokesAndShiftsEachTime) {
+  // 3 slots of depth 2, cycles_max 2: every Invoke shifts the input in; only every second one
+  // lets the graph go on (the others end it: kAborted, TFLM's kTfLiteAbort).
+  int8_t in[2], out[6];
+  int32_t in_dims[4] = {1, 1, 1, 2}, out_dims[4] = {1, 3, 1, 2};
+  TensorView vi = MakeView(in, TensorType::INT8, in_dims, 4, 0.1f, 0);
+  TensorView vo = MakeView(out, TensorType::INT8, out_dims, 4, 0.1f, 0);
+  auto op = CustomOp(IntMap({{"cycles_max", 2}}));
+  KRun r({&vi}, {&vo}, op->op, "CIRCULAR_BUFFER");
+  in[0] = 1, in[1] = 2;
+  EXPECT_EQ(r.ctx->Run(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 1, 2}));
+  in[0] = 3, in[1] = 4;
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kOk);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 1, 2, 3, 4}));
+  in[0] = 5, in[1] = 6;
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{1, 2, 3, 4, 5, 6}));
+  ASSERT_EQ(Register_CIRCULAR_BUFFER()->reset(*r.ctx), Status::kOk);  // empty again, cycle restarted
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 5, 6}));
 }
 
 }  // namespace
