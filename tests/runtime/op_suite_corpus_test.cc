@@ -73,11 +73,11 @@ TEST_P(OpSuiteCorpus, EveryOutputByteMatchesTflm) {
   auto run = MakeRun(ReadFileBytes(SuitePath("models/" + m.stem + ".tflite")), 64u << 20);
   ASSERT_FALSE(run->model.empty()) << m.stem;
   rt::Interpreter& interp = *run->interp;
-  ASSERT_EQ(interp.AllocateTensors(), rt::Status::kOk) << m.stem << ": " << interp.error_message();
+  ASSERT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << m.stem << ": " << interp.error_message();
   ASSERT_EQ(interp.inputs_size(), m.num_inputs);
   ASSERT_EQ(interp.outputs_size(), m.num_outputs);
   Fill(m, interp);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.stem << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.stem << ": " << interp.error_message();
   CompareBytes(m, interp);
 }
 
@@ -88,16 +88,16 @@ TEST_P(OpSuiteCorpus, SmallestArenaIsExact) {
   uint32_t min_bytes = 0;
   {
     auto run = MakeRun(bytes, 64u << 20);
-    ASSERT_EQ(run->interp->AllocateTensors(), rt::Status::kOk) << run->interp->error_message();
+    ASSERT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kOk) << run->interp->error_message();
     min_bytes = run->interp->memory_record().min_arena_bytes;
   }
   auto fits = MakeRun(bytes, min_bytes);
-  ASSERT_EQ(fits->interp->AllocateTensors(), rt::Status::kOk) << fits->interp->error_message();
+  ASSERT_EQ(fits->interp->AllocateTensors(), rt::StatusCode::kOk) << fits->interp->error_message();
   Fill(m, *fits->interp);
-  ASSERT_EQ(fits->interp->Invoke(), rt::Status::kOk) << fits->interp->error_message();
+  ASSERT_EQ(fits->interp->Invoke(), rt::StatusCode::kOk) << fits->interp->error_message();
   CompareBytes(m, *fits->interp);
   auto tight = MakeRun(bytes, min_bytes - 1);
-  EXPECT_EQ(tight->interp->AllocateTensors(), rt::Status::kArenaFull) << m.stem;
+  EXPECT_EQ(tight->interp->AllocateTensors(), rt::StatusCode::kArenaFull) << m.stem;
 }
 
 std::string Name(const ::testing::TestParamInfo<SuiteModel>& info) {

@@ -184,7 +184,7 @@ TEST_P(OpSuiteStateful, TwoInvokesFollowTheOpsDefinition) {
   const OneOp op = ReadOp(bytes);
   auto run = MakeRun(bytes, 1u << 20);
   rt::Interpreter& interp = *run->interp;
-  ASSERT_EQ(interp.AllocateTensors(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << interp.error_message();
   const rt::TensorView in = interp.input(0);
   const size_t row_len = static_cast<size_t>(in.dims[in.rank - 1]);
   Rows rows;
@@ -201,7 +201,7 @@ TEST_P(OpSuiteStateful, TwoInvokesFollowTheOpsDefinition) {
     }
     inputs.push_back(Values(in));
     Append(&rows, inputs.back(), row_len);
-    ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << interp.error_message();
+    ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << interp.error_message();
     const rt::TensorView out = interp.output(0);
     if (prev.out.empty()) prev.out.assign(out.bytes / rt::TypeSize(out.type), 0);  // the zeroed arena
     Expected e;

@@ -91,14 +91,14 @@ TEST(RuntimeWeightsTest, Conv2DFilterAndBiasFromInputs) {
                {TensorSpec{"x", MT::kFloat32, {1, 2, 2, 1}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 1}},
                 TensorSpec{"b", MT::kFloat32, {1}}},
                TensorSpec{"y", MT::kFloat32, {1, 2, 2, 1}}}));
-  ASSERT_EQ(r.interp->AllocateTensors(), Status::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk) << r.interp->error_message();
   Set<float>(*r.interp, 0, {1, 2, 3, 4});
   Set<float>(*r.interp, 1, {2});
   Set<float>(*r.interp, 2, {1});
-  ASSERT_EQ(r.interp->Invoke(), Status::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.interp->Invoke(), StatusCode::kOk) << r.interp->error_message();
   EXPECT_EQ(Out<float>(*r.interp), (std::vector<float>{3, 5, 7, 9}));
   Set<float>(*r.interp, 1, {-1});  // new weights, same interpreter
-  ASSERT_EQ(r.interp->Invoke(), Status::kOk);
+  ASSERT_EQ(r.interp->Invoke(), StatusCode::kOk);
   EXPECT_EQ(Out<float>(*r.interp), (std::vector<float>{0, -1, -2, -3}));
 }
 
@@ -110,10 +110,10 @@ TEST(RuntimeWeightsTest, DepthwiseFilterFromAnInputWithoutBias) {
                {TensorSpec{"x", MT::kFloat32, {1, 1, 1, 2}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 2}},
                 kOmitted},
                TensorSpec{"y", MT::kFloat32, {1, 1, 1, 2}}}));
-  ASSERT_EQ(r.interp->AllocateTensors(), Status::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk) << r.interp->error_message();
   Set<float>(*r.interp, 0, {3, 4});
   Set<float>(*r.interp, 1, {2, -1});
-  ASSERT_EQ(r.interp->Invoke(), Status::kOk) << r.interp->error_message();
+  ASSERT_EQ(r.interp->Invoke(), StatusCode::kOk) << r.interp->error_message();
   EXPECT_EQ(Out<float>(*r.interp), (std::vector<float>{6, -4}));
 }
 
@@ -124,21 +124,21 @@ TEST(RuntimeWeightsTest, FullyConnectedFloatAndInt8) {
                {TensorSpec{"x", MT::kFloat32, {1, 3}}, TensorSpec{"w", MT::kFloat32, {2, 3}},
                 TensorSpec{"b", MT::kFloat32, {2}}},
                TensorSpec{"y", MT::kFloat32, {1, 2}}}));
-  ASSERT_EQ(f.interp->AllocateTensors(), Status::kOk) << f.interp->error_message();
+  ASSERT_EQ(f.interp->AllocateTensors(), StatusCode::kOk) << f.interp->error_message();
   Set<float>(*f.interp, 0, {1, 2, 3});
   Set<float>(*f.interp, 1, {1, 0, 0, 0, 1, 1});
   Set<float>(*f.interp, 2, {10, 20});
-  ASSERT_EQ(f.interp->Invoke(), Status::kOk) << f.interp->error_message();
+  ASSERT_EQ(f.interp->Invoke(), StatusCode::kOk) << f.interp->error_message();
   EXPECT_EQ(Out<float>(*f.interp), (std::vector<float>{11, 25}));
   // int8, scales 1 and zero points 0, no bias: [1, 2] . [3, 4] = 11.
   OneRun q(Build({tfl::BuiltinOperator::FULLY_CONNECTED, o,
                {TensorSpec{"x", MT::kInt8, {1, 2}, 0, false, Q(1, 0)},
                 TensorSpec{"w", MT::kInt8, {1, 2}, 0, false, Q(1, 0)}, kOmitted},
                TensorSpec{"y", MT::kInt8, {1, 1}, 0, false, Q(1, 0)}}));
-  ASSERT_EQ(q.interp->AllocateTensors(), Status::kOk) << q.interp->error_message();
+  ASSERT_EQ(q.interp->AllocateTensors(), StatusCode::kOk) << q.interp->error_message();
   Set<int8_t>(*q.interp, 0, {1, 2});
   Set<int8_t>(*q.interp, 1, {3, 4});
-  ASSERT_EQ(q.interp->Invoke(), Status::kOk) << q.interp->error_message();
+  ASSERT_EQ(q.interp->Invoke(), StatusCode::kOk) << q.interp->error_message();
   EXPECT_EQ(Out<int8_t>(*q.interp), (std::vector<int8_t>{11}));
 }
 

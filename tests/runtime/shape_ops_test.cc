@@ -33,13 +33,13 @@ TEST(BroadcastArgsTest, RightAlignedOnesTakeTheOtherExtent) {
   Tensor<int32_t> a({2, 1, 3}, {3}, I32);
   Tensor<int32_t> b({4, 1}, {2}, I32);
   Tensor<int32_t> out(std::vector<int32_t>(3), {3}, I32);
-  ASSERT_EQ(RunKernel(Register_BROADCAST_ARGS(), {&a.view, &b.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_BROADCAST_ARGS(), {&a.view, &b.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int32_t>{2, 4, 3}));
   // The shorter shape first, int64.
   Tensor<int64_t> c({5}, {1}, I64);
   Tensor<int64_t> d({1, 7, 1}, {3}, I64);
   Tensor<int64_t> out64(std::vector<int64_t>(3), {3}, I64);
-  ASSERT_EQ(RunKernel(Register_BROADCAST_ARGS(), {&c.view, &d.view}, {&out64.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_BROADCAST_ARGS(), {&c.view, &d.view}, {&out64.view}).status, StatusCode::kOk);
   EXPECT_EQ(out64.data, (std::vector<int64_t>{1, 7, 5}));
 }
 
@@ -47,7 +47,7 @@ TEST(BroadcastArgsTest, IncompatibleExtentsFail) {
   Tensor<int32_t> a({2, 3}, {2}, I32);
   Tensor<int32_t> b({4, 3}, {2}, I32);
   Tensor<int32_t> out(std::vector<int32_t>(2), {2}, I32);
-  EXPECT_NE(RunKernel(Register_BROADCAST_ARGS(), {&a.view, &b.view}, {&out.view}).status, Status::kOk);
+  EXPECT_NE(RunKernel(Register_BROADCAST_ARGS(), {&a.view, &b.view}, {&out.view}).status, StatusCode::kOk);
 }
 
 TEST(BroadcastToTest, RowColumnAndRank5) {
@@ -55,18 +55,18 @@ TEST(BroadcastToTest, RowColumnAndRank5) {
   Tensor<float> row({1, 2, 3}, {3}, F32);
   Tensor<int32_t> shape({2, 3}, {2}, I32);
   Tensor<float> out(std::vector<float>(6), {2, 3}, F32);
-  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&row.view, &shape.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&row.view, &shape.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 2, 3, 1, 2, 3}));
   // [2, 1] -> [2, 3]: the column repeats.
   Tensor<int8_t> col({4, 5}, {2, 1}, I8);
   Tensor<int8_t> out2(std::vector<int8_t>(6), {2, 3}, I8);
-  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&col.view, &shape.view}, {&out2.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&col.view, &shape.view}, {&out2.view}).status, StatusCode::kOk);
   EXPECT_EQ(out2.data, (std::vector<int8_t>{4, 4, 4, 5, 5, 5}));
   // [1, 2, 1, 1, 1] -> [1, 2, 1, 1, 2] with an int64 shape.
   Tensor<int32_t> five({7, 8}, {1, 2, 1, 1, 1}, I32);
   Tensor<int64_t> shape5({1, 2, 1, 1, 2}, {5}, I64);
   Tensor<int32_t> out5(std::vector<int32_t>(4), {1, 2, 1, 1, 2}, I32);
-  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&five.view, &shape5.view}, {&out5.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_BROADCAST_TO(), {&five.view, &shape5.view}, {&out5.view}).status, StatusCode::kOk);
   EXPECT_EQ(out5.data, (std::vector<int32_t>{7, 7, 8, 8}));
 }
 
@@ -74,7 +74,7 @@ TEST(BroadcastToTest, ShapeMustMatchTheOutput) {
   Tensor<float> row({1, 2, 3}, {3}, F32);
   Tensor<int32_t> shape({3, 3}, {2}, I32);
   Tensor<float> out(std::vector<float>(6), {2, 3}, F32);
-  EXPECT_NE(RunKernel(Register_BROADCAST_TO(), {&row.view, &shape.view}, {&out.view}).status, Status::kOk);
+  EXPECT_NE(RunKernel(Register_BROADCAST_TO(), {&row.view, &shape.view}, {&out.view}).status, StatusCode::kOk);
 }
 
 // --- SLICE ---------------------------------------------------------------------------------------
@@ -84,12 +84,12 @@ TEST(SliceTest, Rank1WithSizeMinusOneAndInt64) {
   Tensor<int32_t> begin({2}, {1}, I32);
   Tensor<int32_t> size({-1}, {1}, I32);  // to the end
   Tensor<int32_t> out(std::vector<int32_t>(3), {3}, I32);
-  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int32_t>{12, 13, 14}));
   Tensor<int64_t> begin64({1}, {1}, I64);
   Tensor<int64_t> size64({2}, {1}, I64);
   Tensor<int32_t> out2(std::vector<int32_t>(2), {2}, I32);
-  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin64.view, &size64.view}, {&out2.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin64.view, &size64.view}, {&out2.view}).status, StatusCode::kOk);
   EXPECT_EQ(out2.data, (std::vector<int32_t>{11, 12}));
 }
 
@@ -99,12 +99,12 @@ TEST(SliceTest, Rank5BoolAndAnEmptySlice) {
   Tensor<int32_t> begin({0, 1, 0, 0, 1}, {5}, I32);
   Tensor<int32_t> size({1, 1, 1, 2, 1}, {5}, I32);
   Tensor<uint8_t> out(std::vector<uint8_t>(2), {1, 1, 1, 2, 1}, BOOL);
-  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<uint8_t>{1, 0}));  // flat indices 5 and 7
   Tensor<int32_t> zero({0, 0, 0, 0, 0}, {5}, I32);
   Tensor<uint8_t> empty(std::vector<uint8_t>(1, 9), {0, 2, 1, 2, 2}, BOOL);
   Tensor<int32_t> size0({0, 2, 1, 2, 2}, {5}, I32);
-  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &zero.view, &size0.view}, {&empty.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SLICE(), {&in.view, &zero.view, &size0.view}, {&empty.view}).status, StatusCode::kOk);
   EXPECT_EQ(empty.data[0], 9);  // nothing written
 }
 
@@ -113,7 +113,7 @@ TEST(SliceTest, AWindowOutsideTheInputFails) {
   Tensor<int32_t> begin({2}, {1}, I32);
   Tensor<int32_t> size({2}, {1}, I32);
   Tensor<float> out(std::vector<float>(2), {2}, F32);
-  EXPECT_NE(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, Status::kOk);
+  EXPECT_NE(RunKernel(Register_SLICE(), {&in.view, &begin.view, &size.view}, {&out.view}).status, StatusCode::kOk);
 }
 
 // --- DYNAMIC_UPDATE_SLICE --------------------------------------------------------------------------
@@ -124,12 +124,12 @@ TEST(DynamicUpdateSliceTest, WritesAtTheStartAndClampsIt) {
   Tensor<int32_t> start({1, 1}, {2}, I32);
   Tensor<float> out(std::vector<float>(9), {3, 3}, F32);
   ASSERT_EQ(RunKernel(Register_DYNAMIC_UPDATE_SLICE(), {&operand.view, &update.view, &start.view}, {&out.view}).status,
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{0, 1, 2, 3, -1, -2, 6, 7, 8}));
   // Start (5, -3), int64: clamped to row 2 (3 - 1) and column 0.
   Tensor<int64_t> far({5, -3}, {2}, I64);
   ASSERT_EQ(RunKernel(Register_DYNAMIC_UPDATE_SLICE(), {&operand.view, &update.view, &far.view}, {&out.view}).status,
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{0, 1, 2, 3, 4, 5, -1, -2, 8}));
 }
 
@@ -139,7 +139,7 @@ TEST(DynamicUpdateSliceTest, AFullSizeUpdateReplacesTheOperandInt16) {
   Tensor<int32_t> start({1, 1}, {2}, I32);  // clamped to (0, 0)
   Tensor<int16_t> out(std::vector<int16_t>(4), {2, 2}, I16);
   ASSERT_EQ(RunKernel(Register_DYNAMIC_UPDATE_SLICE(), {&operand.view, &update.view, &start.view}, {&out.view}).status,
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int16_t>{9, 8, 7, 6}));
 }
 
@@ -155,10 +155,10 @@ TEST(MirrorPadTest, ReflectSkipsTheEdgeSymmetricRepeatsIt) {
   Tensor<int32_t> pads({2, 2}, {1, 2}, I32);
   Tensor<float> out(std::vector<float>(7), {7}, F32);
   auto reflect = MirrorPadOp(0);
-  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, reflect->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, reflect->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{3, 2, 1, 2, 3, 2, 1}));
   auto symmetric = MirrorPadOp(1);
-  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, symmetric->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, symmetric->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{2, 1, 1, 2, 3, 3, 2}));
 }
 
@@ -168,7 +168,7 @@ TEST(MirrorPadTest, TwoDimsInt8WithInt64Paddings) {
   Tensor<int64_t> pads({1, 0, 0, 1}, {2, 2}, I64);
   Tensor<int8_t> out(std::vector<int8_t>(9), {3, 3}, I8);
   auto reflect = MirrorPadOp(0);
-  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, reflect->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, reflect->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int8_t>{3, 4, 3, 1, 2, 1, 3, 4, 3}));
 }
 
@@ -180,14 +180,14 @@ TEST(DepthSpaceTest, BlockTwoBothWays) {
   Tensor<float> wide(std::vector<float>(4), {1, 2, 2, 1}, F32);
   auto d2s = MakeOp(tfl::BuiltinOptions::DepthToSpaceOptions,
                     [](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateDepthToSpaceOptions(b, 2); });
-  ASSERT_EQ(RunKernel(Register_DEPTH_TO_SPACE(), {&deep.view}, {&wide.view}, d2s->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_DEPTH_TO_SPACE(), {&deep.view}, {&wide.view}, d2s->op).status, StatusCode::kOk);
   EXPECT_EQ(wide.data, (std::vector<float>{1, 2, 3, 4}));
   // [1, 2, 4, 1] (two 2x2 blocks side by side) -> [1, 1, 2, 4].
   Tensor<int8_t> img({1, 2, 3, 4, 5, 6, 7, 8}, {1, 2, 4, 1}, I8);
   Tensor<int8_t> packed(std::vector<int8_t>(8), {1, 1, 2, 4}, I8);
   auto s2d = MakeOp(tfl::BuiltinOptions::SpaceToDepthOptions,
                     [](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateSpaceToDepthOptions(b, 2); });
-  ASSERT_EQ(RunKernel(Register_SPACE_TO_DEPTH(), {&img.view}, {&packed.view}, s2d->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SPACE_TO_DEPTH(), {&img.view}, {&packed.view}, s2d->op).status, StatusCode::kOk);
   EXPECT_EQ(packed.data, (std::vector<int8_t>{1, 2, 5, 6, 3, 4, 7, 8}));
 }
 
@@ -197,13 +197,13 @@ TEST(EmbeddingLookupTest, RowsByIdAndDequantizedInt8) {
   Tensor<int32_t> ids({2, 0, 2}, {3}, I32);
   Tensor<float> table({0, 1, 10, 11, 20, 21}, {3, 2}, F32);
   Tensor<float> out(std::vector<float>(6), {3, 2}, F32);
-  ASSERT_EQ(RunKernel(Register_EMBEDDING_LOOKUP(), {&ids.view, &table.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_EMBEDDING_LOOKUP(), {&ids.view, &table.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{20, 21, 0, 1, 20, 21}));
   // int8 table (scale 0.5) into float32: dequantized.
   Tensor<int8_t> qtable({2, -4, 6, 8}, {2, 2}, I8, 0.5f, 0);
   Tensor<int32_t> one({1}, {1}, I32);
   Tensor<float> qout(std::vector<float>(2), {1, 2}, F32);
-  ASSERT_EQ(RunKernel(Register_EMBEDDING_LOOKUP(), {&one.view, &qtable.view}, {&qout.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_EMBEDDING_LOOKUP(), {&one.view, &qtable.view}, {&qout.view}).status, StatusCode::kOk);
   EXPECT_EQ(qout.data, (std::vector<float>{3, 4}));
 }
 
@@ -211,7 +211,7 @@ TEST(EmbeddingLookupTest, AnIdOutOfRangeFails) {
   Tensor<int32_t> ids({3}, {1}, I32);
   Tensor<float> table({0, 1, 10, 11, 20, 21}, {3, 2}, F32);
   Tensor<float> out(std::vector<float>(2), {1, 2}, F32);
-  EXPECT_NE(RunKernel(Register_EMBEDDING_LOOKUP(), {&ids.view, &table.view}, {&out.view}).status, Status::kOk);
+  EXPECT_NE(RunKernel(Register_EMBEDDING_LOOKUP(), {&ids.view, &table.view}, {&out.view}).status, StatusCode::kOk);
 }
 
 // --- SELECT_V2 -----------------------------------------------------------------------------------
@@ -222,14 +222,14 @@ TEST(SelectV2Test, BroadcastsEachOperand) {
   Tensor<float> x({1, 2, 3, 4, 5, 6}, {2, 3}, F32);
   Tensor<float> y({-1}, {1}, F32);
   Tensor<float> out(std::vector<float>(6), {2, 3}, F32);
-  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond.view, &x.view, &y.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond.view, &x.view, &y.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 2, 3, -1, -1, -1}));
   // condition [3] against x [2, 1] and y [2, 3], int16.
   Tensor<uint8_t> cond3({1, 0, 1}, {3}, BOOL);
   Tensor<int16_t> x2({7, 8}, {2, 1}, I16);
   Tensor<int16_t> y2({1, 2, 3, 4, 5, 6}, {2, 3}, I16);
   Tensor<int16_t> out2(std::vector<int16_t>(6), {2, 3}, I16);
-  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond3.view, &x2.view, &y2.view}, {&out2.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond3.view, &x2.view, &y2.view}, {&out2.view}).status, StatusCode::kOk);
   EXPECT_EQ(out2.data, (std::vector<int16_t>{7, 2, 7, 8, 5, 8}));
 }
 
@@ -238,7 +238,7 @@ TEST(SelectV2Test, EmptyOutputWritesNothing) {
   Tensor<int8_t> x(std::vector<int8_t>(1, 3), {0, 2}, I8);
   Tensor<int8_t> y(std::vector<int8_t>(1, 4), {0, 2}, I8);
   Tensor<int8_t> out(std::vector<int8_t>(1, 5), {0, 2}, I8);
-  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond.view, &x.view, &y.view}, {&out.view}).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_SELECT_V2(), {&cond.view, &x.view, &y.view}, {&out.view}).status, StatusCode::kOk);
   EXPECT_EQ(out.data[0], 5);
 }
 
@@ -265,13 +265,13 @@ TEST(CumsumTest, EveryOptionAndANegativeAxis) {
   };
   for (const auto& c : cases) {
     auto op = CumsumOp(c.exclusive, c.reverse);
-    ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &axis.view}, {&out.view}, op->op).status, Status::kOk);
+    ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &axis.view}, {&out.view}, op->op).status, StatusCode::kOk);
     EXPECT_EQ(out.data, c.want) << c.exclusive << c.reverse;
   }
   // axis -2 = 0: down the columns.
   Tensor<int32_t> neg({-2}, {}, I32);
   auto plain = CumsumOp(false, false);
-  ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &neg.view}, {&out.view}, plain->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &neg.view}, {&out.view}, plain->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 2, 3, 5, 7, 9}));
 }
 
@@ -281,7 +281,7 @@ TEST(CumsumTest, Int8RescalesAndClamps) {
   Tensor<int32_t> axis({0}, {}, I32);
   Tensor<int8_t> out(std::vector<int8_t>(3), {3}, I8, 1.0f, 0);
   auto op = CumsumOp(false, false);
-  ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &axis.view}, {&out.view}, op->op).status, Status::kOk);
+  ASSERT_EQ(RunKernel(Register_CUMSUM(), {&in.view, &axis.view}, {&out.view}, op->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int8_t>{100, 120, 127}));
 }
 

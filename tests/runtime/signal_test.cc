@@ -98,7 +98,7 @@ TEST(SignalWindowTest, TflmGoldenLength16Shift12AndOuterDims) {
   TensorView vo = MakeView(out, TensorType::INT16, in_dims, 3);
   auto op = CustomOp(IntMap({{"shift", 12}}));
   KRun r({&vi, &vw}, {&vo}, op->op, "SignalWindow");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], golden[i % 16]) << i;
 }
 
@@ -120,7 +120,7 @@ TEST(SignalWindowTest, TflmGoldenLength32Shift8Saturates) {
   TensorView vo = MakeView(out, TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"shift", 8}}));
   KRun r({&vi, &vw}, {&vo}, op->op, "SignalWindow");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], golden[i]) << i;
 }
 
@@ -130,10 +130,10 @@ TEST(SignalWindowTest, MissingOptionIsAnError) {
   TensorView v = MakeView(buf, TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"shiftt", 3}}));
   KRun r({&v, &v}, {&v}, op->op, "SignalWindow");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_WINDOW()), Status::kInvalidModel);
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_WINDOW()), StatusCode::kInvalidModel);
   EXPECT_NE(std::string(r.ctx->error().text).find("'shift'"), std::string::npos) << r.ctx->error().text;
   KRun no_op({&v, &v}, {&v}, nullptr, "SignalWindow");
-  EXPECT_EQ(no_op.ctx->Prepare(*Register_SIGNAL_WINDOW()), Status::kInvalidModel);
+  EXPECT_EQ(no_op.ctx->Prepare(*Register_SIGNAL_WINDOW()), StatusCode::kInvalidModel);
 }
 
 // --- SignalFftAutoScale / SignalRfft -------------------------------------------------------------
@@ -147,17 +147,17 @@ TEST(SignalFftTest, AutoScaleShiftsToFullRange) {
   TensorView vo = MakeView(out, TensorType::INT16, dims, 1);
   TensorView vb = MakeView(&bits, TensorType::INT32, nullptr, 0);
   KRun r({&vi}, {&vo, &vb}, nullptr, "SignalFftAutoScale");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(bits, 6);
   EXPECT_EQ(out[0], 16384);
   EXPECT_EQ(out[1], -6400);
   EXPECT_EQ(out[2], 192);
   // All zeros: no scaling. Full-scale -32768: none either.
   for (int16_t& v : in) v = 0;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk);
   EXPECT_EQ(bits, 0);
   in[1] = -32768;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk);
   EXPECT_EQ(bits, 0);
   EXPECT_EQ(out[1], -32768);
 }
@@ -171,7 +171,7 @@ TEST(SignalFftTest, RfftInt16ImpulseTflmGoldenLength64) {
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 64}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << r.ctx->error().text;
   for (int k = 0; k < 33; ++k) {
     EXPECT_EQ(out[2 * k], 256) << k;
     EXPECT_EQ(out[2 * k + 1], 0) << k;
@@ -189,7 +189,7 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 2);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 32}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << r.ctx->error().text;
   for (int f = 0; f < 2; ++f) {
     int best = -1;
     int64_t best_e = -1;
@@ -209,10 +209,10 @@ TEST(SignalFftTest, RfftRejectsUnsupportedLengthsAndTypes) {
   TensorView vo = MakeView(buf, TensorType::INT16, out_dims, 1);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 24}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), Status::kUnsupported);  // 12 = 4 x 3
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);  // 12 = 4 x 3
   auto op_f = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", 64}}));
   KRun rf({&vi}, {&vo}, op_f->op, "SignalRfft");
-  EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), Status::kUnsupported);
+  EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);
 }
 
 // --- SignalEnergy ------------------------------------------------------------------------------------
@@ -225,14 +225,14 @@ TEST(SignalEnergyTest, SquaredMagnitudeInRangeOnly) {
   TensorView vo = MakeView(out, TensorType::UINT32, out_dims, 1);
   auto op = CustomOp(IntMap({{"start_index", 1}, {"end_index", 3}}));
   KRun r({&vi}, {&vo}, op->op, "SignalEnergy");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_ENERGY()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_ENERGY()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out[0], 7u);  // outside [start, end): untouched, as in TFLM
   EXPECT_EQ(out[1], 169u);
   EXPECT_EQ(out[2], 2u * 32767u * 32767u);
   EXPECT_EQ(out[3], 7u);
   auto bad = CustomOp(IntMap({{"start_index", 2}, {"end_index", 5}}));
   KRun rb({&vi}, {&vo}, bad->op, "SignalEnergy");
-  EXPECT_EQ(rb.ctx->Prepare(*Register_SIGNAL_ENERGY()), Status::kInvalidModel);
+  EXPECT_EQ(rb.ctx->Prepare(*Register_SIGNAL_ENERGY()), StatusCode::kInvalidModel);
 }
 
 // --- SignalFilterBank / SquareRoot / Log -------------------------------------------------------------
@@ -250,14 +250,14 @@ TEST(SignalFilterBankTest, WeightsGoToTheirChannelUnweightsToTheNext) {
   TensorView vo = MakeView(out, TensorType::UINT64, od, 1);
   auto op = CustomOp(IntMap({{"num_channels", 2}}));
   KRun r({&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]}, {&vo}, op->op, "SignalFilterBank");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK()), StatusCode::kOk) << r.ctx->error().text;
   // channel 1 = unweights of channel 0's bins (10*100) + weights of its own (2*200 + 3*300)
   EXPECT_EQ(out[0], 1000u + 400u + 900u);
   // channel 2 = unweights of channel 1 (20*200 + 30*300) + weights of its own (4*400 + 5*500)
   EXPECT_EQ(out[1], 4000u + 9000u + 1600u + 2500u);
   widths[2] = 4;  // would read bin 6 of 6
   KRun bad({&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]}, {&vo}, op->op, "SignalFilterBank");
-  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_FILTER_BANK()), Status::kInvalidModel);
+  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_FILTER_BANK()), StatusCode::kInvalidModel);
 }
 
 TEST(SignalFilterBankTest, SquareRootRoundsAndScalesDown) {
@@ -270,14 +270,14 @@ TEST(SignalFilterBankTest, SquareRootRoundsAndScalesDown) {
   TensorView vs = MakeView(&shift, TensorType::INT32, nullptr, 0);
   TensorView vo = MakeView(out, TensorType::UINT32, dims, 1);
   KRun r({&vi, &vs}, {&vo}, nullptr, "SignalFilterBankSquareRoot");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out[0], 4u);
   EXPECT_EQ(out[1], 4u);
   EXPECT_EQ(out[2], 1u << 20);
   EXPECT_EQ(out[3], (1u << 20) + 1);
   EXPECT_EQ(out[4], 0u);
   shift = 2;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), StatusCode::kOk);
   EXPECT_EQ(out[2], 1u << 18);
 }
 
@@ -289,7 +289,7 @@ void CheckLog(const std::vector<uint32_t>& in, const std::vector<int16_t>& golde
   TensorView vo = MakeView(out.data(), TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"input_correction_bits", bits}, {"output_scale", scale}}));
   KRun r({&vi}, {&vo}, op->op, "SignalFilterBankLog");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_LOG()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_LOG()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out, golden);
 }
 
@@ -341,13 +341,13 @@ TEST(SignalSpectralSubtractionTest, TflmGolden32ChannelAndStateAcrossInvokes) {
   TensorView vn = MakeView(noise, TensorType::UINT32, dims, 1);
   auto op = CustomOp(kSpectralSubtraction32);
   KRun r({&vi}, {&vo, &vn}, op->op, "SignalFilterBankSpectralSubtraction");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 32; ++i) {
     EXPECT_EQ(out[i], golden1[i]) << i;
     EXPECT_EQ(noise[i], golden2[i]) << i;
   }
   // The noise estimate is internal state: the same input again now subtracts more.
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk);
   int larger = 0;
   for (int i = 0; i < 32; ++i) {
     EXPECT_GE(noise[i], golden2[i]) << i;
@@ -358,7 +358,7 @@ TEST(SignalSpectralSubtractionTest, TflmGolden32ChannelAndStateAcrossInvokes) {
   // A fresh prepare (TFLM: AllocateTensors / Reset) starts from a zero estimate again.
   KRun fresh({&vi}, {&vo, &vn}, op->op, "SignalFilterBankSpectralSubtraction");
   std::fill(fresh.mem.begin(), fresh.mem.end(), 0xAB);  // persistent memory is not pre-zeroed
-  ASSERT_EQ(fresh.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk);
+  ASSERT_EQ(fresh.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk);
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], golden1[i]) << i;
 }
 
@@ -394,11 +394,11 @@ TEST(SignalPcanTest, TflmGoldenMix1Ref1) {
   TensorView vo = MakeView(out, TensorType::UINT32, dims, 1);
   auto op = CustomOp(IntMap({{"snr_shift", 6}}));
   KRun r({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_PCAN()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_PCAN()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], golden[i]) << i;
   lut_dims[0] = 100;  // too short for msb up to 32
   KRun bad({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
-  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), Status::kInvalidModel);
+  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), StatusCode::kInvalidModel);
 }
 
 // --- stateful ops over several Invokes: expected streams worked out by hand ------------------------
@@ -425,13 +425,13 @@ TEST(SignalDelayTest, EachRowComesOutDelayLengthSamplesLate) {
   KRun r({&vi}, {&vo}, op->op, "SignalDelay");
   const int16_t in1[8] = {1, 2, 3, 4, 11, 12, 13, 14}, in2[8] = {5, 6, 7, 8, 15, 16, 17, 18};
   std::copy(in1, in1 + 8, in);
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_DELAY()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_DELAY()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 1, 0, 0, 0, 11}));
   std::copy(in2, in2 + 8, in);
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{2, 3, 4, 5, 12, 13, 14, 15}));
-  ASSERT_EQ(Register_SIGNAL_DELAY()->reset(*r.ctx), Status::kOk);  // back to the leading zeros
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), Status::kOk);
+  ASSERT_EQ(Register_SIGNAL_DELAY()->reset(*r.ctx), StatusCode::kOk);  // back to the leading zeros
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 5, 0, 0, 0, 15}));
 }
 
@@ -446,11 +446,11 @@ TEST(SignalFramerTest, PrefilledWindowsAndASkippedFirstFrame) {
   auto op = CustomOp(IntMapWithBool({{"frame_size", 3}, {"frame_step", 1}}, "prefill", true));
   KRun r({&vi}, {&vo, &vv}, op->op, "SignalFramer");
   in[0] = 1, in[1] = 2;
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FRAMER()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FRAMER()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{0, 0, 1, 0, 1, 2}));
   EXPECT_TRUE(valid);
   in[0] = 3, in[1] = 4;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{1, 2, 3, 2, 3, 4}));
   // frame 4, step 2, no prefill, one frame per Invoke: the first frame is not ready (output left
   // as it was, valid false), then windows [0, 4), [2, 6) of the stream.
@@ -461,15 +461,15 @@ TEST(SignalFramerTest, PrefilledWindowsAndASkippedFirstFrame) {
   auto op2 = CustomOp(IntMapWithBool({{"frame_size", 4}, {"frame_step", 2}}, "prefill", false));
   KRun s({&wi}, {&wo, &vv}, op2->op, "SignalFramer");
   in2[0] = 1, in2[1] = 2;
-  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_FRAMER()), Status::kOk) << s.ctx->error().text;
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_FRAMER()), StatusCode::kOk) << s.ctx->error().text;
   EXPECT_FALSE(valid);
   EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{-7, -7, -7, -7}));
   in2[0] = 3, in2[1] = 4;
-  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
   EXPECT_TRUE(valid);
   EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{1, 2, 3, 4}));
   in2[0] = 5, in2[1] = 6;
-  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), Status::kOk);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{3, 4, 5, 6}));
 }
 
@@ -488,7 +488,7 @@ TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
   const std::vector<std::vector<int16_t>> want = {{0, 0, 0, 0}, {1, 2, 3, 4}, {1, 2, 3, 4}, {5, 6, 7, 8}};
   for (size_t t = 0; t < frames.size(); ++t) {
     std::copy(frames[t].begin(), frames[t].end(), in);
-    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()), Status::kOk)
+    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()), StatusCode::kOk)
         << r.ctx->error().text;
     EXPECT_EQ(std::vector<int16_t>(out, out + 4), want[t]) << t;
     EXPECT_EQ(valid, t % 2 == 1) << t;
@@ -501,11 +501,11 @@ TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
       {{"num_channels", 2}, {"stacker_left_context", 2}, {"stacker_right_context", 0}, {"stacker_step", 1}}));
   KRun s({&vi}, {&wo, &vv}, op3->op, "SignalStacker");
   std::copy(frames[0].begin(), frames[0].end(), in);
-  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_STACKER()), Status::kOk) << s.ctx->error().text;
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_STACKER()), StatusCode::kOk) << s.ctx->error().text;
   EXPECT_TRUE(valid);
   EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 1, 2}));
   std::copy(frames[1].begin(), frames[1].end(), in);
-  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_STACKER()), Status::kOk);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_STACKER()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 3, 4}));
 }
 
@@ -519,10 +519,10 @@ TEST(SignalOverlapAddTest, Int16SaturatesFloatDoesNot) {
   KRun r({&vi}, {&vo}, op->op, "SignalOverlapAdd");
   const int16_t f1[4] = {10000, 20000, 30000, 1}, f2[4] = {30000, 30000, 5, 5};
   std::copy(f1, f1 + 4, in);
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{10000, 20000}));
   std::copy(f2, f2 + 4, in);
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{32767, 30001}));
   float fin[4], fout[2];
   TensorView ui = MakeView(fin, TensorType::FLOAT32, in_dims, 2);
@@ -530,9 +530,9 @@ TEST(SignalOverlapAddTest, Int16SaturatesFloatDoesNot) {
   auto fop = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"frame_step", 2}}));
   KRun s({&ui}, {&uo}, fop->op, "SignalOverlapAdd");
   std::copy(f1, f1 + 4, fin);
-  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk) << s.ctx->error().text;
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk) << s.ctx->error().text;
   std::copy(f2, f2 + 4, fin);
-  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), Status::kOk);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk);
   EXPECT_EQ(std::vector<float>(fout, fout + 2), (std::vector<float>{60000, 30001}));
 }
 
@@ -544,11 +544,11 @@ TEST(SignalIrfftTest, FloatDcAndOneCosine) {
   TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"fft_length", 4}}));
   KRun r({&vi}, {&vo}, op->op, "SignalIrfft");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_IRFFT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_IRFFT()), StatusCode::kOk) << r.ctx->error().text;
   for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], 1.0f, 1e-6) << n;
   const float cosine[6] = {0, 0, 2, 0, 0, 0};
   std::copy(cosine, cosine + 6, in);
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_IRFFT()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_IRFFT()), StatusCode::kOk);
   const float want[4] = {1, 0, -1, 0};
   for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], want[n], 1e-6) << n;
 }
@@ -563,16 +563,16 @@ TEST(CircularBufferTest, RunsEveryCyclesMaxInvokesAndShiftsEachTime) {
   auto op = CustomOp(IntMap({{"cycles_max", 2}}));
   KRun r({&vi}, {&vo}, op->op, "CIRCULAR_BUFFER");
   in[0] = 1, in[1] = 2;
-  EXPECT_EQ(r.ctx->Run(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  EXPECT_EQ(r.ctx->Run(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
   EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 1, 2}));
   in[0] = 3, in[1] = 4;
-  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kOk);
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kOk);
   EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 1, 2, 3, 4}));
   in[0] = 5, in[1] = 6;
-  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
   EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{1, 2, 3, 4, 5, 6}));
-  ASSERT_EQ(Register_CIRCULAR_BUFFER()->reset(*r.ctx), Status::kOk);  // empty again, cycle restarted
-  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), Status::kAborted);
+  ASSERT_EQ(Register_CIRCULAR_BUFFER()->reset(*r.ctx), StatusCode::kOk);  // empty again, cycle restarted
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
   EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 5, 6}));
 }
 

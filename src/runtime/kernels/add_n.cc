@@ -24,26 +24,26 @@ struct AddNData {
 
 constexpr int32_t kLeftShift = 20;
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   const uint32_t n = ctx.num_inputs();
   if (n < 2 || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expected at least 2 inputs and 1 output, got %u and %u", n,
+    return ctx.Fail(StatusCode::kInvalidModel, "expected at least 2 inputs and 1 output, got %u and %u", n,
                     ctx.num_outputs());
   }
   TensorView first, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &first, &out));
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
-    return ctx.Fail(Status::kUnsupported, "ADD_N only supports FLOAT32 and INT8, got %s", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "ADD_N only supports FLOAT32 and INT8, got %s", TypeName(out.type));
   }
   RT_RETURN_IF_ERROR(RequireSameShape(ctx, first, out, "input 0 and output"));
   for (uint32_t k = 1; k < n; ++k) {
     TensorView in;
     RT_RETURN_IF_ERROR(RequireInput(ctx, k, &in));
     if (!SameShape(first, in) || in.type != first.type) {
-      return ctx.Fail(Status::kInvalidModel, "input %u differs from input 0 in shape or type", k);
+      return ctx.Fail(StatusCode::kInvalidModel, "input %u differs from input 0 in shape or type", k);
     }
     if (in.type == TensorType::INT8 && (in.zero_point != first.zero_point || in.scale != first.scale)) {
-      return ctx.Fail(Status::kInvalidModel, "int8 input %u has another scale or zero point than input 0", k);
+      return ctx.Fail(StatusCode::kInvalidModel, "int8 input %u has another scale or zero point than input 0", k);
     }
   }
   AddNData* d = nullptr;
@@ -51,7 +51,7 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(sizeof(void*)) * n, &d->scratch));
   if (out.type == TensorType::INT8) {
     if (!(first.scale > 0.0f) || !(out.scale > 0.0f)) {
-      return ctx.Fail(Status::kInvalidModel, "int8 tensors need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "int8 tensors need positive scales");
     }
     d->input_offset = -first.zero_point;
     d->output_offset = out.zero_point;
@@ -64,11 +64,11 @@ Status Prepare(KernelContext& ctx) {
     d->input_shift = s_in;
     d->output_shift = s_out;
     if (!CalculateActivationRangeQuantized(tfl::ActivationFunctionType::NONE, out, &d->act_min, &d->act_max)) {
-      return ctx.Fail(Status::kUnsupported, "output type %s has no range", TypeName(out.type));
+      return ctx.Fail(StatusCode::kUnsupported, "output type %s has no range", TypeName(out.type));
     }
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // The reference's per-input term: (offset + x) << 20, rescaled by the input multiplier.
@@ -77,11 +77,11 @@ int32_t Scaled(const AddNData& d, int32_t x) {
   return MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted, d.input_multiplier, d.input_shift);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto& d = *static_cast<const AddNData*>(ctx.op_data());
   const uint32_t n = ctx.num_inputs();
   auto** inputs = static_cast<const void**>(ctx.GetScratch(d.scratch));
-  if (inputs == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  if (inputs == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   TensorView in, out;
   for (uint32_t k = 0; k < n; ++k) {
     RT_RETURN_IF_ERROR(RequireInput(ctx, k, &in));
@@ -96,7 +96,7 @@ Status Eval(KernelContext& ctx) {
       for (uint32_t k = 0; k < n; ++k) x += static_cast<const float*>(inputs[k])[i];
       y[i] = x;
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   int8_t* y = out.As<int8_t>();
   const int32_t start = Scaled(d, 0);
@@ -108,7 +108,7 @@ Status Eval(KernelContext& ctx) {
     r = r < d.act_min ? d.act_min : (r > d.act_max ? d.act_max : r);
     y[i] = static_cast<int8_t>(r);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

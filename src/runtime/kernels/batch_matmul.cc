@@ -35,29 +35,29 @@ int32_t DimOr1(const TensorView& t, int32_t rank, int32_t i) {
   return k >= 0 ? t.dims[k] : 1;
 }
 
-Status CheckShapes(KernelContext& ctx, const TensorView& lhs, const TensorView& rhs, const TensorView& out, bool adj_x,
+StatusCode CheckShapes(KernelContext& ctx, const TensorView& lhs, const TensorView& rhs, const TensorView& out, bool adj_x,
                    bool adj_y) {
   if (lhs.rank < 2 || lhs.rank > kMaxRank || rhs.rank < 2 || rhs.rank > kMaxRank) {
-    return ctx.Fail(Status::kUnsupported, "operand ranks %d, %d not supported (2..5)", lhs.rank, rhs.rank);
+    return ctx.Fail(StatusCode::kUnsupported, "operand ranks %d, %d not supported (2..5)", lhs.rank, rhs.rank);
   }
   const int32_t rank = lhs.rank > rhs.rank ? lhs.rank : rhs.rank;
-  if (out.rank != rank) return ctx.Fail(Status::kInvalidModel, "output rank %d must be %d", out.rank, rank);
+  if (out.rank != rank) return ctx.Fail(StatusCode::kInvalidModel, "output rank %d must be %d", out.rank, rank);
   for (int32_t i = 0; i + 2 < rank; ++i) {
     const int32_t a = DimOr1(lhs, rank, i), b = DimOr1(rhs, rank, i);
-    if (a != b && a != 1 && b != 1) return ctx.Fail(Status::kInvalidModel, "batch dim %d: %d vs %d", i, a, b);
-    if (out.dims[i] != (a == 1 ? b : a)) return ctx.Fail(Status::kInvalidModel, "output batch dim %d is wrong", i);
+    if (a != b && a != 1 && b != 1) return ctx.Fail(StatusCode::kInvalidModel, "batch dim %d: %d vs %d", i, a, b);
+    if (out.dims[i] != (a == 1 ? b : a)) return ctx.Fail(StatusCode::kInvalidModel, "output batch dim %d is wrong", i);
   }
   const int32_t depth_l = adj_x ? Dim(lhs, -2) : Dim(lhs, -1);
   const int32_t depth_r = adj_y ? Dim(rhs, -1) : Dim(rhs, -2);
-  if (depth_l != depth_r) return ctx.Fail(Status::kInvalidModel, "accumulation dims differ: %d vs %d", depth_l, depth_r);
+  if (depth_l != depth_r) return ctx.Fail(StatusCode::kInvalidModel, "accumulation dims differ: %d vs %d", depth_l, depth_r);
   const int32_t rows = adj_x ? Dim(lhs, -1) : Dim(lhs, -2), cols = adj_y ? Dim(rhs, -2) : Dim(rhs, -1);
   if (out.dims[rank - 2] != rows || out.dims[rank - 1] != cols) {
-    return ctx.Fail(Status::kInvalidModel, "output must end with [%d, %d]", rows, cols);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must end with [%d, %d]", rows, cols);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView lhs, rhs, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &lhs));
@@ -65,10 +65,10 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const TensorType t = lhs.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported (FLOAT32, INT8, INT16)", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported (FLOAT32, INT8, INT16)", TypeName(t));
   }
   if (rhs.type != t || out.type != t) {
-    return ctx.Fail(Status::kUnsupported, "operands and output must share one type (%s, %s, %s)", TypeName(t),
+    return ctx.Fail(StatusCode::kUnsupported, "operands and output must share one type (%s, %s, %s)", TypeName(t),
                     TypeName(rhs.type), TypeName(out.type));
   }
   BatchMatMulData* d = nullptr;
@@ -79,10 +79,10 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(CheckShapes(ctx, lhs, rhs, out, d->adj_x, d->adj_y));
   if (t != TensorType::FLOAT32) {
     if (!(lhs.scale > 0.0f) || !(rhs.scale > 0.0f) || !(out.scale > 0.0f)) {
-      return ctx.Fail(Status::kInvalidModel, "quantized operands need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "quantized operands need positive scales");
     }
     if (t == TensorType::INT16 && (lhs.zero_point != 0 || rhs.zero_point != 0 || out.zero_point != 0)) {
-      return ctx.Fail(Status::kUnsupported, "int16 operands need zero points 0");
+      return ctx.Fail(StatusCode::kUnsupported, "int16 operands need zero points 0");
     }
     int shift = 0;
     QuantizeMultiplier(static_cast<double>(lhs.scale * rhs.scale) / static_cast<double>(out.scale), &d->multiplier,
@@ -94,7 +94,7 @@ Status Prepare(KernelContext& ctx) {
     QuantizedTypeRange(t, &d->act_min, &d->act_max);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // An operand as TFLM's reference sees it: its data, possibly TFLM's transposed copy (last two
@@ -216,7 +216,7 @@ void Run(const BatchMatMulData& d, const TensorView& lhs, const TensorView& rhs,
   RunReference<T, Acc>(s, a, b, out.As<T>(), math);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView lhs, rhs, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &lhs));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &rhs));
@@ -227,7 +227,7 @@ Status Eval(KernelContext& ctx) {
     case TensorType::INT8: Run<int8_t, int32_t>(d, lhs, rhs, out, QuantizedMath<int8_t, int32_t>{d}); break;
     default: Run<int16_t, int64_t>(d, lhs, rhs, out, QuantizedMath<int16_t, int64_t>{d}); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -19,25 +19,25 @@ int64_t ShapeValue(const TensorView& t, int32_t i) {
   return t.type == TensorType::INT64 ? LoadUnaligned<int64_t>(t.data, i) : LoadUnaligned<int32_t>(t.data, i);
 }
 
-Status PrepareArgs(KernelContext& ctx) {
+StatusCode PrepareArgs(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (a.type != TensorType::INT32 && a.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "shape type %s not supported (int32, int64)", TypeName(a.type));
+    return ctx.Fail(StatusCode::kUnsupported, "shape type %s not supported (int32, int64)", TypeName(a.type));
   }
   if (b.type != a.type || out.type != a.type) {
-    return ctx.Fail(Status::kInvalidModel, "shapes and output must share one type");
+    return ctx.Fail(StatusCode::kInvalidModel, "shapes and output must share one type");
   }
   if (a.rank != 1 || b.rank != 1 || out.rank != 1) {
-    return ctx.Fail(Status::kInvalidModel, "shapes and output must be 1-D");
+    return ctx.Fail(StatusCode::kInvalidModel, "shapes and output must be 1-D");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalArgs(KernelContext& ctx) {
+StatusCode EvalArgs(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &a));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &b));
@@ -47,7 +47,7 @@ Status EvalArgs(KernelContext& ctx) {
     const int32_t x = i < na ? static_cast<int32_t>(ShapeValue(a, na - 1 - i)) : 1;
     const int32_t y = i < nb ? static_cast<int32_t>(ShapeValue(b, nb - 1 - i)) : 1;
     if (x != 1 && y != 1 && x != y) {
-      return ctx.Fail(Status::kKernelError, "shapes do not broadcast: %d vs %d", x, y);
+      return ctx.Fail(StatusCode::kKernelError, "shapes do not broadcast: %d vs %d", x, y);
     }
     const int32_t v = x == 1 ? y : x;
     if (out.type == TensorType::INT64) {
@@ -56,7 +56,7 @@ Status EvalArgs(KernelContext& ctx) {
       out.As<int32_t>()[n - 1 - i] = v;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 constexpr int32_t kMaxDims = 5;
@@ -67,21 +67,21 @@ struct BroadcastToData {
   uint32_t elem_size;
 };
 
-Status PrepareTo(KernelContext& ctx) {
+StatusCode PrepareTo(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, shape, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &shape));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.rank > kMaxDims || out.rank > kMaxDims) {
-    return ctx.Fail(Status::kUnsupported, "BroadcastTo only supports 1-5D tensor");
+    return ctx.Fail(StatusCode::kUnsupported, "BroadcastTo only supports 1-5D tensor");
   }
   if (shape.type != TensorType::INT32 && shape.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "shape type %s not supported (int32, int64)", TypeName(shape.type));
+    return ctx.Fail(StatusCode::kUnsupported, "shape type %s not supported (int32, int64)", TypeName(shape.type));
   }
-  if (shape.data == nullptr) return ctx.Fail(Status::kUnsupported, "Non-constant >shape< tensor is not supported");
-  if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+  if (shape.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "Non-constant >shape< tensor is not supported");
+  if (TypeSize(in.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   if (shape.rank != 1 || shape.dims[0] != out.rank || in.rank > out.rank) {
-    return ctx.Fail(Status::kInvalidModel, "Output shape must be broadcastable from input shape");
+    return ctx.Fail(StatusCode::kInvalidModel, "Output shape must be broadcastable from input shape");
   }
   BroadcastToData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -93,20 +93,20 @@ Status PrepareTo(KernelContext& ctx) {
     const int32_t i = o - extend;
     d->out_dims[a] = o >= 0 ? out.dims[o] : 1;
     if (o >= 0 && ShapeValue(shape, o) != out.dims[o]) {
-      return ctx.Fail(Status::kInvalidModel, "shape value %d differs from output dim %d", static_cast<int32_t>(ShapeValue(shape, o)), o);
+      return ctx.Fail(StatusCode::kInvalidModel, "shape value %d differs from output dim %d", static_cast<int32_t>(ShapeValue(shape, o)), o);
     }
     const int32_t in_dim = i >= 0 ? in.dims[i] : 1;
     if (in_dim != 1 && in_dim != d->out_dims[a]) {
-      return ctx.Fail(Status::kInvalidModel, "Output shape must be broadcastable from input shape");
+      return ctx.Fail(StatusCode::kInvalidModel, "Output shape must be broadcastable from input shape");
     }
     d->in_stride[a] = in_dim == 1 ? 0 : stride;
     stride *= in_dim;
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalTo(KernelContext& ctx) {
+StatusCode EvalTo(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -125,7 +125,7 @@ Status EvalTo(KernelContext& ctx) {
       idx[a] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

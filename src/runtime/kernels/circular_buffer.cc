@@ -2,7 +2,7 @@
 // as TFLM (circular_buffer.cc, circular_buffer_common.cc): each Invoke shifts the output by one
 // slot towards the front and writes the input into the last slot; the output is the op's state.
 // The op runs its downstream every cycles_max Invokes: in between it ends the Invoke early
-// (Status::kAborted, TFLM's kTfLiteAbort). cycles_max comes from the custom options; when absent
+// (StatusCode::kAborted, TFLM's kTfLiteAbort). cycles_max comes from the custom options; when absent
 // or <= 0, TFLM guesses from the output shape (1 for 5, 13 or 25 slots, else 2; its extra rule for
 // the 5th such op in a process uses a process-wide counter, which this runtime does not keep).
 // The output starts at zero (TFLM starts from whatever the arena held; the golden runs used a
@@ -23,14 +23,14 @@ struct CircularBufferData {
   bool started;  // the output has been zeroed
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT8, "input"));
   if (in.rank != 4 || out.rank != 4 || in.dims[0] != out.dims[0] || in.dims[1] != 1 || in.dims[2] != out.dims[2] ||
       in.dims[3] != out.dims[3] || out.dims[1] < 1) {
-    return ctx.Fail(Status::kInvalidModel, "input must be [N, 1, H, W] and output [N, slots, H, W]");
+    return ctx.Fail(StatusCode::kInvalidModel, "input must be [N, 1, H, W] and output [N, slots, H, W]");
   }
   CircularBufferData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -45,14 +45,14 @@ Status Prepare(KernelContext& ctx) {
     const int32_t slots = out.dims[1];
     cycles = (slots == 5 || slots == 13 || slots == 25) ? 1 : 2;
   }
-  if (cycles > 0x7FFFFFFF) return ctx.Fail(Status::kInvalidModel, "cycles_max out of range");
+  if (cycles > 0x7FFFFFFF) return ctx.Fail(StatusCode::kInvalidModel, "cycles_max out of range");
   d->cycles_max = static_cast<int32_t>(cycles);
   d->cycles_until_run = d->cycles_max;
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -67,18 +67,18 @@ Status Eval(KernelContext& ctx) {
   std::memmove(y, y + depth, (slots - 1) * depth);
   std::memcpy(y + (slots - 1) * depth, in.data, depth);
   if (--d.cycles_until_run != 0) {
-    return ctx.Fail(Status::kAborted, "runs every %d Invokes; this one ends here (%d to go), as TFLM's kTfLiteAbort",
+    return ctx.Fail(StatusCode::kAborted, "runs every %d Invokes; this one ends here (%d to go), as TFLM's kTfLiteAbort",
                     d.cycles_max, d.cycles_until_run);
   }
   d.cycles_until_run = d.cycles_max;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   auto& d = *static_cast<CircularBufferData*>(ctx.op_data());
   d.cycles_until_run = d.cycles_max;
   d.started = false;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

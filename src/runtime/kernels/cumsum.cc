@@ -25,17 +25,17 @@ struct CumsumData {
 
 constexpr int32_t kLeftShift = 20;
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, axis, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axis));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8) {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported (FLOAT32, INT8)", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported (FLOAT32, INT8)", TypeName(in.type));
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, axis, TensorType::INT32, "axis"));
-  if (ElementCount(axis) != 1) return ctx.Fail(Status::kInvalidModel, "axis must hold one value");
-  if (in.rank < 1) return ctx.Fail(Status::kInvalidModel, "input must have rank >= 1");
+  if (ElementCount(axis) != 1) return ctx.Fail(StatusCode::kInvalidModel, "axis must hold one value");
+  if (in.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "input must have rank >= 1");
   RT_RETURN_IF_ERROR(RequireSameShape(ctx, in, out, "input and output"));
   CumsumData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -43,7 +43,7 @@ Status Prepare(KernelContext& ctx) {
   d->exclusive = o != nullptr && o->exclusive();
   d->reverse = o != nullptr && o->reverse();
   if (in.type == TensorType::INT8) {
-    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "int8 tensors need positive scales");
+    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "int8 tensors need positive scales");
     d->input_offset = -in.zero_point;
     d->output_offset = out.zero_point;
     const double twice_max_input_scale = 2 * static_cast<double>(in.scale);
@@ -57,7 +57,7 @@ Status Prepare(KernelContext& ctx) {
     CalculateActivationRangeQuantized(tfl::ActivationFunctionType::NONE, out, &d->act_min, &d->act_max);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 int32_t ScaledInput(const CumsumData& d, int32_t x) {
@@ -83,7 +83,7 @@ void ForEachLine(const TensorView& t, int32_t axis, bool reverse, F&& f) {
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, axis_t, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axis_t));
@@ -91,7 +91,7 @@ Status Eval(KernelContext& ctx) {
   const auto& d = *static_cast<const CumsumData*>(ctx.op_data());
   int32_t axis = LoadUnaligned<int32_t>(axis_t.data, 0);
   if (axis < 0) axis += in.rank;
-  if (axis < 0 || axis >= in.rank) return ctx.Fail(Status::kKernelError, "CUMSUM Invalid axis: %d", axis);
+  if (axis < 0 || axis >= in.rank) return ctx.Fail(StatusCode::kKernelError, "CUMSUM Invalid axis: %d", axis);
   if (in.type == TensorType::FLOAT32) {
     const float* x = in.As<float>();
     float* y = out.As<float>();
@@ -108,7 +108,7 @@ Status Eval(KernelContext& ctx) {
         }
       }
     });
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   const int8_t* x = in.As<int8_t>();
   int8_t* y = out.As<int8_t>();
@@ -126,7 +126,7 @@ Status Eval(KernelContext& ctx) {
       y[i] = static_cast<int8_t>(r);
     }
   });
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

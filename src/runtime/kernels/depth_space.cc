@@ -15,40 +15,40 @@ namespace {
 
 // Checks shared by both ops; *block from the options, *expect the output shape TFLM computes.
 template <typename Opts>
-Status PrepareBlock(KernelContext& ctx, bool to_space) {
+StatusCode PrepareBlock(KernelContext& ctx, bool to_space) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.rank != 4) return ctx.Fail(Status::kInvalidModel, "input must be 4-D, has rank %d", in.rank);
+  if (in.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "input must be 4-D, has rank %d", in.rank);
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported (FLOAT32, INT8)", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported (FLOAT32, INT8)", TypeName(out.type));
   }
   const auto* o = Options<Opts>(ctx);
   const int32_t b = o != nullptr ? o->block_size() : 0;
-  if (b <= 0) return ctx.Fail(Status::kInvalidModel, "block_size %d must be positive", b);
+  if (b <= 0) return ctx.Fail(StatusCode::kInvalidModel, "block_size %d must be positive", b);
   int32_t expect[4];
   if (to_space) {
-    if (in.dims[3] % (b * b) != 0) return ctx.Fail(Status::kInvalidModel, "depth %d is not a multiple of %d", in.dims[3], b * b);
+    if (in.dims[3] % (b * b) != 0) return ctx.Fail(StatusCode::kInvalidModel, "depth %d is not a multiple of %d", in.dims[3], b * b);
     expect[0] = in.dims[0], expect[1] = in.dims[1] * b, expect[2] = in.dims[2] * b, expect[3] = in.dims[3] / b / b;
   } else {
     if (in.dims[1] % b != 0 || in.dims[2] % b != 0) {
-      return ctx.Fail(Status::kInvalidModel, "height %d / width %d are not multiples of %d", in.dims[1], in.dims[2], b);
+      return ctx.Fail(StatusCode::kInvalidModel, "height %d / width %d are not multiples of %d", in.dims[1], in.dims[2], b);
     }
     expect[0] = in.dims[0], expect[1] = in.dims[1] / b, expect[2] = in.dims[2] / b, expect[3] = in.dims[3] * b * b;
   }
   if (out.rank != 4 || std::memcmp(out.dims, expect, sizeof(expect)) != 0) {
-    return ctx.Fail(Status::kInvalidModel, "output shape must be [%d, %d, %d, %d]", expect[0], expect[1], expect[2],
+    return ctx.Fail(StatusCode::kInvalidModel, "output shape must be [%d, %d, %d, %d]", expect[0], expect[1], expect[2],
                     expect[3]);
   }
   return SetOpData(ctx, b);
 }
 
-Status PrepareDepthToSpace(KernelContext& ctx) { return PrepareBlock<tfl::DepthToSpaceOptions>(ctx, true); }
-Status PrepareSpaceToDepth(KernelContext& ctx) { return PrepareBlock<tfl::SpaceToDepthOptions>(ctx, false); }
+StatusCode PrepareDepthToSpace(KernelContext& ctx) { return PrepareBlock<tfl::DepthToSpaceOptions>(ctx, true); }
+StatusCode PrepareSpaceToDepth(KernelContext& ctx) { return PrepareBlock<tfl::SpaceToDepthOptions>(ctx, false); }
 
 // Walks the space-side tensor (the output of DEPTH_TO_SPACE, the input of SPACE_TO_DEPTH) in
 // row-major order and pairs each element with its depth-side element.
-Status Move(KernelContext& ctx, bool to_space) {
+StatusCode Move(KernelContext& ctx, bool to_space) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -76,11 +76,11 @@ Status Move(KernelContext& ctx, bool to_space) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalDepthToSpace(KernelContext& ctx) { return Move(ctx, true); }
-Status EvalSpaceToDepth(KernelContext& ctx) { return Move(ctx, false); }
+StatusCode EvalDepthToSpace(KernelContext& ctx) { return Move(ctx, true); }
+StatusCode EvalSpaceToDepth(KernelContext& ctx) { return Move(ctx, false); }
 
 }  // namespace
 

@@ -39,37 +39,37 @@ struct DetectionData {
   int32_t scratch[kNumScratch];
 };
 
-Status ReadOptions(KernelContext& ctx, DetectionData* d) {
+StatusCode ReadOptions(KernelContext& ctx, DetectionData* d) {
   const tfl::Operator* op = ctx.op();
   FlexMap m;
   if (op == nullptr || op->custom_options() == nullptr ||
       !FlexParseMap(op->custom_options()->data(), op->custom_options()->size(), &m)) {
-    return ctx.Fail(Status::kInvalidModel, "custom_options are not a FlexBuffer map");
+    return ctx.Fail(StatusCode::kInvalidModel, "custom_options are not a FlexBuffer map");
   }
   int64_t v = 0;
-  if (!FlexGetInt(m, "max_detections", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(Status::kInvalidModel, "max_detections missing or invalid");
+  if (!FlexGetInt(m, "max_detections", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "max_detections missing or invalid");
   d->max_detections = static_cast<int32_t>(v);
-  if (!FlexGetInt(m, "max_classes_per_detection", &v) || v > (1 << 20)) return ctx.Fail(Status::kInvalidModel, "max_classes_per_detection missing");
+  if (!FlexGetInt(m, "max_classes_per_detection", &v) || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "max_classes_per_detection missing");
   d->max_classes_per_detection = static_cast<int32_t>(v);
   d->detections_per_class = FlexGetInt(m, "detections_per_class", &v) ? static_cast<int32_t>(v) : 100;
   d->regular_nms = FlexGetInt(m, "use_regular_nms", &v) && v != 0;
-  if (!FlexGetInt(m, "num_classes", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(Status::kInvalidModel, "num_classes missing or invalid");
+  if (!FlexGetInt(m, "num_classes", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "num_classes missing or invalid");
   d->num_classes = static_cast<int32_t>(v);
   const bool floats = FlexGetFloat(m, "nms_score_threshold", &d->score_threshold) &&
                       FlexGetFloat(m, "nms_iou_threshold", &d->iou_threshold) && FlexGetFloat(m, "y_scale", &d->y_scale) &&
                       FlexGetFloat(m, "x_scale", &d->x_scale) && FlexGetFloat(m, "h_scale", &d->h_scale) &&
                       FlexGetFloat(m, "w_scale", &d->w_scale);
-  return floats ? Status::kOk : ctx.Fail(Status::kInvalidModel, "threshold or scale options missing");
+  return floats ? StatusCode::kOk : ctx.Fail(StatusCode::kInvalidModel, "threshold or scale options missing");
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 4));
   TensorView boxes, classes, anchors, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &boxes));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &classes));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &anchors));
   if (boxes.rank != 3 || classes.rank != 3 || anchors.rank != 2) {
-    return ctx.Fail(Status::kInvalidModel, "box encodings and class predictions must be 3-D, anchors 2-D");
+    return ctx.Fail(StatusCode::kInvalidModel, "box encodings and class predictions must be 3-D, anchors 2-D");
   }
   DetectionData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -82,7 +82,7 @@ Status Prepare(KernelContext& ctx) {
                                        (d->num_classes > d->max_detections ? d->num_classes : md) * n * 4,
                                        (n < md ? n : md) * n * 4};
   for (int k = 0; k < kNumScratch; ++k) {
-    if (sizes[k] > 0x7FFFFFF0u) return ctx.Fail(Status::kInvalidModel, "scratch buffer %d too large", k);
+    if (sizes[k] > 0x7FFFFFF0u) return ctx.Fail(StatusCode::kInvalidModel, "scratch buffer %d too large", k);
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(sizes[k]), &d->scratch[k]));
   }
   for (uint32_t o = 0; o < 4; ++o) {
@@ -90,7 +90,7 @@ Status Prepare(KernelContext& ctx) {
     RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::FLOAT32, "output"));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // TFLM DecreasingPartialArgSort: the first k indices by value descending, ties by index.
@@ -142,14 +142,14 @@ struct Buffers {
 };
 
 // TFLM NonMaxSuppressionSingleClassHelper.
-Status SingleClassNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes,
+StatusCode SingleClassNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes,
                       const float* scores, int32_t max_detections, int32_t* selected_size) {
   if (max_detections < 0 || !(d.iou_threshold > 0.0f && d.iou_threshold <= 1.0f)) {
-    return ctx.Fail(Status::kKernelError, "max detections or IoU threshold out of range");
+    return ctx.Fail(StatusCode::kKernelError, "max detections or IoU threshold out of range");
   }
   for (int32_t i = 0; i < num_boxes; ++i) {
     if (b.decoded[i].ymin >= b.decoded[i].ymax || b.decoded[i].xmin >= b.decoded[i].xmax) {
-      return ctx.Fail(Status::kKernelError, "decoded box %d is empty", i);
+      return ctx.Fail(StatusCode::kKernelError, "decoded box %d is empty", i);
     }
   }
   int32_t kept = 0;
@@ -162,7 +162,7 @@ Status SingleClassNms(KernelContext& ctx, const DetectionData& d, const Buffers&
   }
   const int32_t output_size = kept < max_detections ? kept : max_detections;
   if (output_size > b.selected_capacity || kept > b.sorted_capacity) {
-    return ctx.Fail(Status::kKernelError, "more detections than TFLM's scratch buffers hold");
+    return ctx.Fail(StatusCode::kKernelError, "more detections than TFLM's scratch buffers hold");
   }
   *selected_size = 0;
   int32_t active = kept;
@@ -181,7 +181,7 @@ Status SingleClassNms(KernelContext& ctx, const DetectionData& d, const Buffers&
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 struct Outputs {
@@ -206,10 +206,10 @@ void WritePast(KernelContext& ctx, T* array, int64_t index, const void* value, s
   std::memcpy(base + (at - lo), value, size);
 }
 
-Status FastNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
+StatusCode FastNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
                const float* scores, const Outputs& o) {
   const int32_t label_offset = with_bg - d.num_classes;
-  if (d.max_classes_per_detection <= 0) return ctx.Fail(Status::kKernelError, "max_classes_per_detection must be positive");
+  if (d.max_classes_per_detection <= 0) return ctx.Fail(StatusCode::kKernelError, "max_classes_per_detection must be positive");
   const int32_t per_anchor = d.max_classes_per_detection < d.num_classes ? d.max_classes_per_detection : d.num_classes;
   for (int32_t row = 0; row < num_boxes; ++row) {
     const float* box_scores = scores + static_cast<int64_t>(row) * with_bg + label_offset;
@@ -242,13 +242,13 @@ Status FastNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int
     }
   }
   *o.count = static_cast<float>(out_index);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
+StatusCode RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
                   const float* scores, const Outputs& o) {
   const int32_t label_offset = with_bg - d.num_classes;
-  if (d.detections_per_class <= 0) return ctx.Fail(Status::kKernelError, "detections_per_class must be positive");
+  if (d.detections_per_class <= 0) return ctx.Fail(StatusCode::kKernelError, "detections_per_class must be positive");
   int32_t sorted_count = 0;
   for (int32_t col = 0; col < d.num_classes; ++col) {
     for (int32_t row = 0; row < num_boxes; ++row) {
@@ -261,7 +261,7 @@ Status RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, 
       b.buffer[n] = b.selected[i] * with_bg + col + label_offset;
       b.scores_after[n] = b.score_buffer[b.selected[i]];
     }
-    if (n > b.sorted_capacity) return ctx.Fail(Status::kKernelError, "more detections than TFLM's scratch buffers hold");
+    if (n > b.sorted_capacity) return ctx.Fail(StatusCode::kKernelError, "more detections than TFLM's scratch buffers hold");
     const int32_t to_sort = n < d.max_detections ? n : d.max_detections;
     PartialArgSort(b.scores_after, n, to_sort, b.sorted_indices);
     for (int32_t r = 0; r < to_sort; ++r) {
@@ -275,7 +275,7 @@ Status RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, 
     }
     sorted_count = to_sort;
   }
-  if (d.max_detections > o.slots) return ctx.Fail(Status::kKernelError, "outputs hold fewer than max_detections");
+  if (d.max_detections > o.slots) return ctx.Fail(StatusCode::kKernelError, "outputs hold fewer than max_detections");
   for (int32_t i = 0; i < d.max_detections; ++i) {
     if (i < sorted_count) {
       const int32_t anchor = b.buffer[i] / with_bg;
@@ -289,7 +289,7 @@ Status RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, 
     }
   }
   *o.count = static_cast<float>(sorted_count);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void Decode(const DetectionData& d, const TensorView& enc, const TensorView& anchors, Box* out) {
@@ -310,7 +310,7 @@ void Decode(const DetectionData& d, const TensorView& enc, const TensorView& anc
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView enc, classes, anchors, ob, oc, os, on;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &enc));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &classes));
@@ -322,18 +322,18 @@ Status Eval(KernelContext& ctx) {
   const auto& d = *static_cast<const DetectionData*>(ctx.op_data());
   const int32_t num_boxes = enc.dims[1], with_bg = classes.dims[2];
   if (enc.type != TensorType::FLOAT32 || classes.type != TensorType::FLOAT32 || anchors.type != TensorType::FLOAT32) {
-    return ctx.Fail(Status::kUnsupported, "only float32 inputs are decoded (TFLM's kernel)");
+    return ctx.Fail(StatusCode::kUnsupported, "only float32 inputs are decoded (TFLM's kernel)");
   }
   if (enc.dims[0] != 1 || enc.dims[2] < 4 || anchors.dims[0] < num_boxes || anchors.dims[1] < 4 ||
       classes.dims[0] != 1 || classes.dims[1] != num_boxes || with_bg - d.num_classes > 1 || with_bg < d.num_classes ||
       d.num_classes < 1) {
-    return ctx.Fail(Status::kKernelError, "input shapes do not match the options");
+    return ctx.Fail(StatusCode::kKernelError, "input shapes do not match the options");
   }
   Buffers b{};
   void* s[kNumScratch];
   for (int k = 0; k < kNumScratch; ++k) {
     s[k] = ctx.GetScratch(d.scratch[k]);
-    if (s[k] == nullptr && num_boxes > 0) return ctx.Fail(Status::kKernelError, "scratch buffers missing");
+    if (s[k] == nullptr && num_boxes > 0) return ctx.Fail(StatusCode::kKernelError, "scratch buffers missing");
   }
   b.active = static_cast<uint8_t*>(s[kActive]);
   b.decoded = static_cast<Box*>(s[kDecoded]);
@@ -351,7 +351,7 @@ Status Eval(KernelContext& ctx) {
   int64_t slots = ElementCount(ob) / 4;
   slots = ElementCount(oc) < slots ? ElementCount(oc) : slots;
   slots = ElementCount(os) < slots ? ElementCount(os) : slots;
-  if (ElementCount(on) < 1) return ctx.Fail(Status::kKernelError, "num_detections output is empty");
+  if (ElementCount(on) < 1) return ctx.Fail(StatusCode::kKernelError, "num_detections output is empty");
   const Outputs o{ob.As<Box>(), oc.As<float>(), os.As<float>(), on.As<float>(), slots};
   return d.regular_nms ? RegularNms(ctx, d, b, num_boxes, with_bg, classes.As<const float>(), o)
                        : FastNms(ctx, d, b, num_boxes, with_bg, classes.As<const float>(), o);

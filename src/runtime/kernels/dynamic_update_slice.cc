@@ -15,37 +15,37 @@ namespace {
 
 constexpr int32_t kMaxDims = 6;
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 1));
   TensorView operand, update, indices, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &update));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &indices));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &operand, &out));
   if (update.type != operand.type) {
-    return ctx.Fail(Status::kInvalidModel, "update type %s differs from operand type %s", TypeName(update.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "update type %s differs from operand type %s", TypeName(update.type),
                     TypeName(operand.type));
   }
   if (indices.type != TensorType::INT32 && indices.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "start indices type %s not supported (int32, int64)", TypeName(indices.type));
+    return ctx.Fail(StatusCode::kUnsupported, "start indices type %s not supported (int32, int64)", TypeName(indices.type));
   }
   if (indices.rank != 1 || indices.dims[0] != operand.rank) {
-    return ctx.Fail(Status::kInvalidModel, "start indices must be 1-D with one value per operand dim (%d)", operand.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "start indices must be 1-D with one value per operand dim (%d)", operand.rank);
   }
   if (update.rank != operand.rank || operand.rank > kMaxDims) {
-    return ctx.Fail(Status::kInvalidModel, "update rank %d must equal operand rank %d (at most %d)", update.rank,
+    return ctx.Fail(StatusCode::kInvalidModel, "update rank %d must equal operand rank %d (at most %d)", update.rank,
                     operand.rank, kMaxDims);
   }
   for (int32_t i = 0; i < operand.rank; ++i) {
     if (update.dims[i] > operand.dims[i]) {
-      return ctx.Fail(Status::kInvalidModel, "update dim %d (%d) exceeds the operand's (%d)", i, update.dims[i],
+      return ctx.Fail(StatusCode::kInvalidModel, "update dim %d (%d) exceeds the operand's (%d)", i, update.dims[i],
                       operand.dims[i]);
     }
   }
   RT_RETURN_IF_ERROR(RequireSameShape(ctx, operand, out, "operand and output"));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView operand, update, indices, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &operand));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &update));
@@ -53,17 +53,17 @@ Status Eval(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const TensorType t = operand.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16 && t != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "DYNAMIC_UPDATE_SLICE: Operand type %s not supported.", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "DYNAMIC_UPDATE_SLICE: Operand type %s not supported.", TypeName(t));
   }
   const size_t size = TypeSize(t);
   auto* dst = static_cast<uint8_t*>(out.data);
   const int64_t n_operand = ElementCount(operand), n_update = ElementCount(update);
   if (n_operand == n_update) {
     std::memcpy(dst, update.data, static_cast<size_t>(n_update) * size);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (operand.data != out.data) std::memcpy(dst, operand.data, static_cast<size_t>(n_operand) * size);
-  if (n_update == 0) return Status::kOk;
+  if (n_update == 0) return StatusCode::kOk;
   const int32_t rank = operand.rank;
   int64_t start[kMaxDims], out_stride[kMaxDims];
   for (int32_t i = 0; i < rank; ++i) {
@@ -89,7 +89,7 @@ Status Eval(KernelContext& ctx) {
       idx[i] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

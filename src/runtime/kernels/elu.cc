@@ -17,15 +17,15 @@ struct EluData {
   int8_t table[256];
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(Status::kInvalidModel, "input and output sizes differ");
+  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
   EluData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (in.type == TensorType::INT8) {
-    if (!(out.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "output scale must be positive");
+    if (!(out.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "output scale must be positive");
     const float inverse_scale = 1 / out.scale;
     for (int32_t v = -128; v <= 127; ++v) {
       const float x = in.scale * static_cast<float>(v - in.zero_point);
@@ -37,10 +37,10 @@ Status Prepare(KernelContext& ctx) {
     }
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -49,16 +49,16 @@ Status Eval(KernelContext& ctx) {
     const float* x = in.As<float>();
     float* y = out.As<float>();
     for (int64_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? std::expm1(x[i]) : x[i];
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (in.type == TensorType::INT8) {
     const auto& d = *static_cast<const EluData*>(ctx.op_data());
     const int8_t* x = in.As<int8_t>();
     int8_t* y = out.As<int8_t>();
     for (int64_t i = 0; i < n; ++i) y[i] = d.table[static_cast<uint8_t>(x[i])];
-    return Status::kOk;
+    return StatusCode::kOk;
   }
-  return ctx.Fail(Status::kUnsupported, "ELU only supports float32 and int8 currently, got %s.", TypeName(in.type));
+  return ctx.Fail(StatusCode::kUnsupported, "ELU only supports float32 and int8 currently, got %s.", TypeName(in.type));
 }
 
 }  // namespace

@@ -55,15 +55,15 @@ int16_t SaturatingLeftShift16(int16_t v, int32_t amount) {
   return static_cast<int16_t>(r < INT16_MIN ? INT16_MIN : (r > INT16_MAX ? INT16_MAX : r));
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(Status::kInvalidModel, "input and output sizes differ");
+  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
   HardSwishData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (in.type == TensorType::INT8 || in.type == TensorType::UINT8) {
-    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "scales must be positive");
+    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "scales must be positive");
     d->input_zero_point = in.zero_point;
     d->output_zero_point = out.zero_point;
     const float hires_input_scale = (1.0f / 128.0f) * in.scale;
@@ -73,16 +73,16 @@ Status Prepare(KernelContext& ctx) {
     QuantizeMultiplier(static_cast<double>(hires_input_scale / out.scale), &m, &e);
     d->output_multiplier = DownScale(m);
     d->output_exponent = e;
-    if (e > 0) return ctx.Fail(Status::kUnsupported, "output multiplier exponent %d > 0", e);
+    if (e > 0) return ctx.Fail(StatusCode::kUnsupported, "output multiplier exponent %d > 0", e);
     QuantizeMultiplier(static_cast<double>(hires_input_scale / reluish_scale), &m, &e);
     d->reluish_multiplier = DownScale(m);
     d->reluish_exponent = e;
     if (e < -15 || e > 30 || d->output_exponent < -15) {
-      return ctx.Fail(Status::kUnsupported, "input / output scale ratio out of the 16-bit fixed-point range");
+      return ctx.Fail(StatusCode::kUnsupported, "input / output scale ratio out of the 16-bit fixed-point range");
     }
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 int8_t QuantizedHardSwish(const HardSwishData& d, int8_t x) {
@@ -101,7 +101,7 @@ int8_t QuantizedHardSwish(const HardSwishData& d, int8_t x) {
   return static_cast<int8_t>(o < -128 ? -128 : (o > 127 ? 127 : o));
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -114,16 +114,16 @@ Status Eval(KernelContext& ctx) {
       const float r = v + 3 > 0.0f ? v + 3 : 0.0f;
       y[i] = v * (r < 6.0f ? r : 6.0f) / 6;
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (in.type == TensorType::INT8) {
     const auto& d = *static_cast<const HardSwishData*>(ctx.op_data());
     const int8_t* x = in.As<int8_t>();
     int8_t* y = out.As<int8_t>();
     for (int64_t i = 0; i < n; ++i) y[i] = QuantizedHardSwish(d, x[i]);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
-  return ctx.Fail(Status::kUnsupported, "Unsupported type %s", TypeName(in.type));
+  return ctx.Fail(StatusCode::kUnsupported, "Unsupported type %s", TypeName(in.type));
 }
 
 }  // namespace

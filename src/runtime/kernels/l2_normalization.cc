@@ -15,23 +15,23 @@ namespace arenaplan::rt {
 
 namespace {
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.rank > 4 || in.rank < 1) return ctx.Fail(Status::kUnsupported, "input rank %d not supported (1..4)", in.rank);
+  if (in.rank > 4 || in.rank < 1) return ctx.Fail(StatusCode::kUnsupported, "input rank %d not supported (1..4)", in.rank);
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
-    return ctx.Fail(Status::kUnsupported, "output type %s not supported (FLOAT32, INT8)", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported (FLOAT32, INT8)", TypeName(out.type));
   }
   RT_RETURN_IF_ERROR(RequireSameShape(ctx, in, out, "input and output"));
   const auto* o = Options<tfl::L2NormOptions>(ctx);
   if (o != nullptr && o->fused_activation_function() != tfl::ActivationFunctionType::NONE) {
-    return ctx.Fail(Status::kUnsupported, "fused activations are not supported");
+    return ctx.Fail(StatusCode::kUnsupported, "fused activations are not supported");
   }
   return SetOpData(ctx, out.type == TensorType::INT8 ? in.zero_point : 0);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -47,7 +47,7 @@ Status Eval(KernelContext& ctx) {
       norm = norm < 1e-6f ? 1e-6f : norm;
       for (int32_t c = 0; c < depth; ++c) y[c] = x[c] / norm;
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   const int32_t zp = *static_cast<const int32_t*>(ctx.op_data());
   const int8_t* x = in.As<int8_t>();
@@ -64,7 +64,7 @@ Status Eval(KernelContext& ctx) {
       y[c] = static_cast<int8_t>(v);
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -24,32 +24,32 @@ int32_t OutputSize(tfl::Padding padding, int32_t in, int32_t filter, int32_t str
   return padding == tfl::Padding::SAME ? (in + stride - 1) / stride : (in - filter + stride) / stride;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.rank != 4 || out.rank != 4) return ctx.Fail(Status::kInvalidModel, "input and output must be 4-D");
+  if (in.rank != 4 || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "input and output must be 4-D");
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::FLOAT32, "input"));
   const auto* o = Options<tfl::Pool2DOptions>(ctx);
-  if (o == nullptr) return ctx.Fail(Status::kInvalidModel, "Pool2DOptions missing");
+  if (o == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "Pool2DOptions missing");
   L2PoolData d{o->stride_h(), o->stride_w(), o->filter_height(), o->filter_width(), {}, 0.0f, 0.0f};
   if (d.stride_h <= 0 || d.stride_w <= 0 || d.filter_h <= 0 || d.filter_w <= 0) {
-    return ctx.Fail(Status::kInvalidModel, "strides and filter sizes must be positive");
+    return ctx.Fail(StatusCode::kInvalidModel, "strides and filter sizes must be positive");
   }
   d.pad = ComputePadding2D(o->padding(), d.stride_h, d.stride_w, 1, 1, in.dims[1], in.dims[2], d.filter_h, d.filter_w);
   const int32_t oh = OutputSize(o->padding(), in.dims[1], d.filter_h, d.stride_h);
   const int32_t ow = OutputSize(o->padding(), in.dims[2], d.filter_w, d.stride_w);
   if (out.dims[0] != in.dims[0] || out.dims[1] != oh || out.dims[2] != ow || out.dims[3] != in.dims[3]) {
-    return ctx.Fail(Status::kInvalidModel, "output shape must be [%d, %d, %d, %d]", in.dims[0], oh, ow, in.dims[3]);
+    return ctx.Fail(StatusCode::kInvalidModel, "output shape must be [%d, %d, %d, %d]", in.dims[0], oh, ow, in.dims[3]);
   }
   if (!CalculateActivationRangeFloat(o->fused_activation_function(), &d.act_min, &d.act_max)) {
-    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported",
+    return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported",
                     static_cast<int>(o->fused_activation_function()));
   }
   return SetOpData(ctx, d);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -80,7 +80,7 @@ Status Eval(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -29,11 +29,11 @@ struct LogSoftmaxData {
   int32_t diff_min;
 };
 
-Status PrepareInt8(KernelContext& ctx, const TensorView& in, const TensorView& out) {
+StatusCode PrepareInt8(KernelContext& ctx, const TensorView& in, const TensorView& out) {
   if (out.scale != 16.0f / 256 || out.zero_point != 127) {
-    return ctx.Fail(Status::kUnsupported, "int8 output must have scale 1/16 and zero point 127");
+    return ctx.Fail(StatusCode::kUnsupported, "int8 output must have scale 1/16 and zero point 127");
   }
-  if (!(in.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "input scale must be positive");
+  if (!(in.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "input scale must be positive");
   LogSoftmaxData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   // PreprocessSoftmaxScaling (beta 1), then the reverse multiplier.
@@ -42,7 +42,7 @@ Status PrepareInt8(KernelContext& ctx, const TensorView& in, const TensorView& o
   if (real > max_real) real = max_real;
   int left_shift = 0;
   QuantizeMultiplier(real, &d->input_multiplier, &left_shift);
-  if (left_shift < 0 || left_shift > 30) return ctx.Fail(Status::kUnsupported, "input scale out of range");
+  if (left_shift < 0 || left_shift > 30) return ctx.Fail(StatusCode::kUnsupported, "input scale out of range");
   d->input_left_shift = left_shift;
   const double reverse = static_cast<double>(static_cast<int32_t>(1u << (31 - left_shift))) /
                          static_cast<double>(d->input_multiplier);
@@ -54,16 +54,16 @@ Status PrepareInt8(KernelContext& ctx, const TensorView& in, const TensorView& o
                         static_cast<double>(1LL << (31 - kInputIntegerBits)) / static_cast<double>(1LL << left_shift);
   d->diff_min = -static_cast<int32_t>(std::floor(radius));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireSameShape(ctx, in, out, "input and output"));
-  if (in.rank < 1) return ctx.Fail(Status::kInvalidModel, "input must have rank >= 1");
-  return in.type == TensorType::INT8 ? PrepareInt8(ctx, in, out) : Status::kOk;
+  if (in.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "input must have rank >= 1");
+  return in.type == TensorType::INT8 ? PrepareInt8(ctx, in, out) : StatusCode::kOk;
 }
 
 void LogSoftmaxFloat(const float* x, float* y, int64_t outer, int32_t depth) {
@@ -107,7 +107,7 @@ void LogSoftmaxInt8(const LogSoftmaxData& d, const int8_t* x, int8_t* y, int64_t
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -115,13 +115,13 @@ Status Eval(KernelContext& ctx) {
   const int64_t outer = depth > 0 ? ElementCount(in) / depth : 0;
   if (in.type == TensorType::FLOAT32) {
     LogSoftmaxFloat(in.As<float>(), out.As<float>(), outer, depth);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (in.type == TensorType::INT8) {
     LogSoftmaxInt8(*static_cast<const LogSoftmaxData*>(ctx.op_data()), in.As<int8_t>(), out.As<int8_t>(), outer, depth);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
-  return ctx.Fail(Status::kUnsupported, "LOG_SOFTMAX only supports float32, int8, got %s.", TypeName(in.type));
+  return ctx.Fail(StatusCode::kUnsupported, "LOG_SOFTMAX only supports float32, int8, got %s.", TypeName(in.type));
 }
 
 }  // namespace

@@ -9,22 +9,22 @@ namespace arenaplan::rt {
 
 namespace {
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::BOOL, "output"));
   if (!SameShape(a, b) && (a.rank > 4 || b.rank > 4 || out.rank > 4)) {
-    return ctx.Fail(Status::kUnsupported, "broadcasting supports ranks up to 4 (as TFLM)");
+    return ctx.Fail(StatusCode::kUnsupported, "broadcasting supports ranks up to 4 (as TFLM)");
   }
   Broadcast* bc = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &bc));
   RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, bc));
   ctx.set_op_data(bc);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <bool kAnd>
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& bc = *static_cast<const Broadcast*>(ctx.op_data());
@@ -34,7 +34,7 @@ Status Eval(KernelContext& ctx) {
   ForEachBroadcast(bc, [&](int32_t o, int32_t i, int32_t j) {
     z[o] = kAnd ? (x[i] != 0 && y[j] != 0) : (x[i] != 0 || y[j] != 0);
   });
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

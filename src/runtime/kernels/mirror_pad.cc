@@ -18,20 +18,20 @@ struct MirrorPadData {
   int32_t out_strides_scratch, in_strides_scratch;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, paddings, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &paddings));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (paddings.rank != 2 || paddings.dims[0] != in.rank || paddings.dims[1] != 2) {
-    return ctx.Fail(Status::kInvalidModel, "paddings must be [%d, 2]", in.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "paddings must be [%d, 2]", in.rank);
   }
   if (paddings.type != TensorType::INT32 && paddings.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "paddings type %s not supported (int32, int64)", TypeName(paddings.type));
+    return ctx.Fail(StatusCode::kUnsupported, "paddings type %s not supported (int32, int64)", TypeName(paddings.type));
   }
-  if (out.rank != in.rank || in.rank < 1) return ctx.Fail(Status::kInvalidModel, "output rank must equal input rank");
+  if (out.rank != in.rank || in.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "output rank must equal input rank");
   const auto* o = Options<tfl::MirrorPadOptions>(ctx);
-  if (o == nullptr) return ctx.Fail(Status::kInvalidModel, "MirrorPadOptions missing");
+  if (o == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "MirrorPadOptions missing");
   MirrorPadData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   d->offset = o->mode() == 0 ? 1 : 0;  // schema: REFLECT = 0, SYMMETRIC = 1
@@ -39,7 +39,7 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.RequestScratch(bytes, &d->out_strides_scratch));
   RT_RETURN_IF_ERROR(ctx.RequestScratch(bytes, &d->in_strides_scratch));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // TFLM GetInputDimension: the input index a padded index mirrors to.
@@ -58,18 +58,18 @@ int64_t InputIndex(int64_t padded, int64_t left, int64_t in_size, int64_t offset
   return padded;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, paddings, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &paddings));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported (FLOAT32, INT8)", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported (FLOAT32, INT8)", TypeName(out.type));
   }
   const auto& d = *static_cast<const MirrorPadData*>(ctx.op_data());
   auto* out_strides = static_cast<int32_t*>(ctx.GetScratch(d.out_strides_scratch));
   auto* in_strides = static_cast<int32_t*>(ctx.GetScratch(d.in_strides_scratch));
-  if (out_strides == nullptr || in_strides == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffers missing");
+  if (out_strides == nullptr || in_strides == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffers missing");
   const int32_t rank = in.rank;
   out_strides[rank - 1] = in_strides[rank - 1] = 1;
   for (int32_t i = rank - 2; i >= 0; --i) {
@@ -88,10 +88,10 @@ Status Eval(KernelContext& ctx) {
       flat += InputIndex(index / out_strides[i], static_cast<int32_t>(left), in.dims[i], d.offset) * in_strides[i];
       index %= out_strides[i];
     }
-    if (flat < 0 || flat >= ElementCount(in)) return ctx.Fail(Status::kKernelError, "paddings exceed the input");
+    if (flat < 0 || flat >= ElementCount(in)) return ctx.Fail(StatusCode::kKernelError, "paddings exceed the input");
     for (uint32_t b = 0; b < size; ++b) dst[o * size + b] = src[flat * size + b];
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

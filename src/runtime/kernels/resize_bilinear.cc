@@ -20,28 +20,28 @@ struct ResizeBilinearData {
   bool align_corners, half_pixel_centers;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, size, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &size));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.rank != 4 || out.rank != 4 || size.rank != 1) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must be 4-D, size 1-D");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must be 4-D, size 1-D");
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, size, TensorType::INT32, "size"));
-  if (size.data == nullptr) return ctx.Fail(Status::kUnsupported, "Non constant size tensor not supported");
+  if (size.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "Non constant size tensor not supported");
   if (size.dims[0] != 2 || LoadUnaligned<int32_t>(size.data, 0) != out.dims[1] ||
       LoadUnaligned<int32_t>(size.data, 1) != out.dims[2]) {
-    return ctx.Fail(Status::kInvalidModel, "size must hold the output's height and width [%d, %d]", out.dims[1],
+    return ctx.Fail(StatusCode::kInvalidModel, "size must hold the output's height and width [%d, %d]", out.dims[1],
                     out.dims[2]);
   }
   if (in.dims[0] != out.dims[0] || in.dims[3] != out.dims[3]) {
-    return ctx.Fail(Status::kInvalidModel, "batch or depth differs between input and output");
+    return ctx.Fail(StatusCode::kInvalidModel, "batch or depth differs between input and output");
   }
   const auto* o = Options<tfl::ResizeBilinearOptions>(ctx);
   const ResizeBilinearData d{o != nullptr && o->align_corners(), o != nullptr && o->half_pixel_centers()};
   if (d.align_corners && d.half_pixel_centers) {
-    return ctx.Fail(Status::kUnsupported, "If half_pixel_centers is True, align_corners must be False.");
+    return ctx.Fail(StatusCode::kUnsupported, "If half_pixel_centers is True, align_corners must be False.");
   }
   return SetOpData(ctx, d);
 }
@@ -116,20 +116,20 @@ void ResizeInt8(const ResizeBilinearData& d, const TensorView& in, const TensorV
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const auto& d = *static_cast<const ResizeBilinearData*>(ctx.op_data());
-  if (out.dims[1] <= 0 || out.dims[2] <= 0) return Status::kOk;
+  if (out.dims[1] <= 0 || out.dims[2] <= 0) return StatusCode::kOk;
   if (out.type == TensorType::FLOAT32) {
     ResizeFloat(d, in, out);
   } else if (out.type == TensorType::INT8) {
     ResizeInt8(d, in, out);
   } else {
-    return ctx.Fail(Status::kUnsupported, "Output type is %d, requires float or int8.", static_cast<int>(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "Output type is %d, requires float or int8.", static_cast<int>(out.type));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

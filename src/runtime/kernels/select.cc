@@ -32,7 +32,7 @@ bool Strides(const TensorView& t, const int32_t* out_dims, int32_t* stride) {
   return true;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 1));
   TensorView cond, x, y, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &cond));
@@ -41,10 +41,10 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, cond, TensorType::BOOL, "condition"));
   if (x.type != y.type || out.type != x.type) {
-    return ctx.Fail(Status::kInvalidModel, "x (%s), y (%s) and output (%s) must share a type", TypeName(x.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "x (%s), y (%s) and output (%s) must share a type", TypeName(x.type),
                     TypeName(y.type), TypeName(out.type));
   }
-  if (out.rank > kMaxDims) return ctx.Fail(Status::kUnsupported, "output rank %d > %d", out.rank, kMaxDims);
+  if (out.rank > kMaxDims) return ctx.Fail(StatusCode::kUnsupported, "output rank %d > %d", out.rank, kMaxDims);
   SelectData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   // One-element operands (TFLM's "mixed scalar" case) and equal shapes select elementwise.
@@ -58,24 +58,24 @@ Status Prepare(KernelContext& ctx) {
     if (scalars) {
       for (int32_t a = 0; a < kMaxDims; ++a) d->stride[k][a] = 0;
     } else if (!Strides(*ops[k], d->dims, d->stride[k])) {
-      return ctx.Fail(Status::kInvalidModel, "Given shapes are not broadcastable.");
+      return ctx.Fail(StatusCode::kInvalidModel, "Given shapes are not broadcastable.");
     }
   }
   if (!scalars && (ops[0]->rank > out.rank || x.rank > out.rank || y.rank > out.rank)) {
-    return ctx.Fail(Status::kInvalidModel, "the output rank must be the largest input rank");
+    return ctx.Fail(StatusCode::kInvalidModel, "the output rank must be the largest input rank");
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView cond, x, y, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &cond));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &x));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &y));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (x.type != TensorType::FLOAT32 && x.type != TensorType::INT8 && x.type != TensorType::INT16) {
-    return ctx.Fail(Status::kUnsupported, "Does not support type other than int8|int16|float32, but got %s",
+    return ctx.Fail(StatusCode::kUnsupported, "Does not support type other than int8|int16|float32, but got %s",
                     TypeName(x.type));
   }
   const auto& d = *static_cast<const SelectData*>(ctx.op_data());
@@ -98,7 +98,7 @@ Status Eval(KernelContext& ctx) {
       idx[a] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

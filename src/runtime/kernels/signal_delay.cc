@@ -22,7 +22,7 @@ void ResetState(DelayData& d) {
   }
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -30,14 +30,14 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   if (in.rank < 1 || ElementCount(out) != ElementCount(in)) {
-    return ctx.Fail(Status::kInvalidModel, "output must have the input's size");
+    return ctx.Fail(StatusCode::kInvalidModel, "output must have the input's size");
   }
   DelayData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "delay_length", &d->delay_length));
   d->frame_size = in.dims[in.rank - 1];
   if (d->delay_length < 0 || d->frame_size <= 0) {
-    return ctx.Fail(Status::kInvalidModel, "delay_length %d / frame %d invalid", d->delay_length, d->frame_size);
+    return ctx.Fail(StatusCode::kInvalidModel, "delay_length %d / frame %d invalid", d->delay_length, d->frame_size);
   }
   d->rows = static_cast<int32_t>(ElementCount(in) / d->frame_size);
   RT_RETURN_IF_ERROR(AllocateFifos(ctx, static_cast<uint32_t>(d->rows),
@@ -45,10 +45,10 @@ Status Prepare(KernelContext& ctx) {
                                    &d->fifos));
   ResetState(*d);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -58,15 +58,15 @@ Status Eval(KernelContext& ctx) {
     Int16Fifo& fifo = d.fifos[r];
     const int64_t at = static_cast<int64_t>(r) * d.frame_size;
     if (!fifo.Write(in.As<int16_t>() + at, n) || !fifo.Get(n, out.As<int16_t>() + at) || !fifo.Discard(n)) {
-      return ctx.Fail(Status::kKernelError, "delay buffer overflow");
+      return ctx.Fail(StatusCode::kKernelError, "delay buffer overflow");
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   ResetState(*static_cast<DelayData*>(ctx.op_data()));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace {
 
 // --- SignalFftAutoScale --------------------------------------------------------------------------
 
-Status AutoScalePrepare(KernelContext& ctx) {
+StatusCode AutoScalePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, bits;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -31,12 +31,12 @@ Status AutoScalePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   RT_RETURN_IF_ERROR(RequireType(ctx, bits, TensorType::INT32, "scale bits output"));
   if (in.rank != 1 || out.rank != 1 || bits.rank != 0 || out.dims[0] != in.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "input/output must be rank 1 of equal length, scale bits a scalar");
+    return ctx.Fail(StatusCode::kInvalidModel, "input/output must be rank 1 of equal length, scale bits a scalar");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status AutoScaleEval(KernelContext& ctx) {
+StatusCode AutoScaleEval(KernelContext& ctx) {
   TensorView in, out, bits;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -58,7 +58,7 @@ Status AutoScaleEval(KernelContext& ctx) {
   if (scale_bits < 0) scale_bits = 0;
   for (int32_t i = 0; i < n; ++i) y[i] = static_cast<int16_t>(x[i] * (1 << scale_bits));
   *bits.As<int32_t>() = scale_bits;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // --- SignalRfft (int16 / int32 / float32, KISS FFT) -----------------------------------------
@@ -73,7 +73,7 @@ struct RfftData {
 };
 
 template <typename S>
-Status RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& out, int32_t fft_length) {
+StatusCode RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& out, int32_t fft_length) {
   RfftData<S>* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   d->fft_length = fft_length;
@@ -85,11 +85,11 @@ Status RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const TensorVi
   if (d->input_length <= 0 || d->input_length > fft_length || d->input_size % d->input_length != 0 ||
       d->output_length != n + 1 ||
       ElementCount(out) / 2 != static_cast<int64_t>(d->input_size / d->input_length) * d->output_length) {
-    return ctx.Fail(Status::kInvalidModel, "frames of %d samples, fft_length %d and %d output bins do not match",
+    return ctx.Fail(StatusCode::kInvalidModel, "frames of %d samples, fft_length %d and %d output bins do not match",
                     d->input_length, fft_length, d->output_length);
   }
   if (!KissFactor(n, d->fft.factors)) {
-    return ctx.Fail(Status::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
+    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
   }
   const uint32_t cpx = static_cast<uint32_t>(sizeof(KissCpx<S>));
   void *tw = nullptr, *stw = nullptr, *tmp = nullptr;
@@ -103,10 +103,10 @@ Status RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const TensorVi
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(fft_length) * static_cast<uint32_t>(sizeof(S)),
                                         &d->scratch_index));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status RfftPrepare(KernelContext& ctx) {
+StatusCode RfftPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -116,13 +116,13 @@ Status RfftPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "fft_length", &fft_length));
   const auto t = static_cast<TensorType>(type);
   if (t != TensorType::INT16 && t != TensorType::INT32 && t != TensorType::FLOAT32) {
-    return ctx.Fail(Status::kUnsupported, "RFFT type T = %d not supported (int16, int32, float32)", type);
+    return ctx.Fail(StatusCode::kUnsupported, "RFFT type T = %d not supported (int16, int32, float32)", type);
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(Status::kInvalidModel, "input and output ranks differ");
+  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(StatusCode::kInvalidModel, "input and output ranks differ");
   if (fft_length < 4 || fft_length > (1 << 16) || fft_length % 2 != 0) {
-    return ctx.Fail(Status::kInvalidModel, "fft_length %d invalid", fft_length);
+    return ctx.Fail(StatusCode::kInvalidModel, "fft_length %d invalid", fft_length);
   }
   if (t == TensorType::INT16) return RfftPrepareTyped<int16_t>(ctx, in, out, fft_length);
   if (t == TensorType::INT32) return RfftPrepareTyped<int32_t>(ctx, in, out, fft_length);
@@ -130,10 +130,10 @@ Status RfftPrepare(KernelContext& ctx) {
 }
 
 template <typename S>
-Status RfftEvalTyped(KernelContext& ctx, const TensorView& in, const TensorView& out) {
+StatusCode RfftEvalTyped(KernelContext& ctx, const TensorView& in, const TensorView& out) {
   const auto& d = *static_cast<const RfftData<S>*>(ctx.op_data());
   auto* work = static_cast<S*>(ctx.GetScratch(d.scratch_index));
-  if (work == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  if (work == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   const S* x = in.As<S>();
   auto* y = out.As<KissCpx<S>>();
   for (int32_t i = 0, o = 0; i < d.input_size; i += d.input_length, o += d.output_length) {
@@ -141,10 +141,10 @@ Status RfftEvalTyped(KernelContext& ctx, const TensorView& in, const TensorView&
     std::memset(work + d.input_length, 0, sizeof(S) * static_cast<size_t>(d.fft_length - d.input_length));
     KissFftr(d.fft, d.super_twiddles, work, d.tmpbuf, y + o);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status RfftEval(KernelContext& ctx) {
+StatusCode RfftEval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));

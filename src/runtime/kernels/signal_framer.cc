@@ -25,7 +25,7 @@ void ResetState(FramerData& d) {
   }
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, valid;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -35,7 +35,7 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   RT_RETURN_IF_ERROR(RequireType(ctx, valid, TensorType::BOOL, "output_valid"));
   if (in.rank < 1 || out.rank != in.rank + 1 || valid.rank != 0) {
-    return ctx.Fail(Status::kInvalidModel, "output must have rank %d and output_valid be a scalar", in.rank + 1);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must have rank %d and output_valid be a scalar", in.rank + 1);
   }
   FramerData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -46,23 +46,23 @@ Status Prepare(KernelContext& ctx) {
   d->prefill = prefill != 0;
   const int32_t inner = in.dims[in.rank - 1];
   if (d->frame_step <= 0 || d->frame_size < d->frame_step || inner < d->frame_step || inner % d->frame_step != 0) {
-    return ctx.Fail(Status::kInvalidModel, "frame_size %d, frame_step %d and input length %d do not fit", d->frame_size,
+    return ctx.Fail(StatusCode::kInvalidModel, "frame_size %d, frame_step %d and input length %d do not fit", d->frame_size,
                     d->frame_step, inner);
   }
   d->rows = static_cast<int32_t>(ElementCount(in) / inner);
   d->frames = inner / d->frame_step;
   if (out.dims[out.rank - 1] != d->frame_size || out.dims[out.rank - 2] != d->frames ||
       ElementCount(out) != static_cast<int64_t>(d->rows) * d->frames * d->frame_size) {
-    return ctx.Fail(Status::kInvalidModel, "output must end with [%d, %d]", d->frames, d->frame_size);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must end with [%d, %d]", d->frames, d->frame_size);
   }
   const int32_t capacity = (d->frame_size + d->frame_step - 1) / d->frame_step * d->frame_step;
   RT_RETURN_IF_ERROR(AllocateFifos(ctx, static_cast<uint32_t>(d->rows), static_cast<uint32_t>(capacity), &d->fifos));
   ResetState(*d);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out, valid;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -76,7 +76,7 @@ Status Eval(KernelContext& ctx) {
     for (int32_t f = 0; f < d.frames; ++f) {
       const int64_t frame = static_cast<int64_t>(r) * d.frames + f;
       if (!fifo.Write(x + frame * d.frame_step, static_cast<uint32_t>(d.frame_step))) {
-        return ctx.Fail(Status::kKernelError, "frame buffer overflow");
+        return ctx.Fail(StatusCode::kKernelError, "frame buffer overflow");
       }
       if (fifo.size >= static_cast<uint32_t>(d.frame_size)) {
         fifo.Get(static_cast<uint32_t>(d.frame_size), y + frame * d.frame_size);
@@ -87,12 +87,12 @@ Status Eval(KernelContext& ctx) {
     }
   }
   *valid.As<uint8_t>() = ok ? 1 : 0;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   ResetState(*static_cast<FramerData*>(ctx.op_data()));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

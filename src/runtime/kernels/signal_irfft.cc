@@ -22,7 +22,7 @@ struct IrfftData {
 };
 
 template <typename S>
-Status PrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& out, int32_t fft_length) {
+StatusCode PrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& out, int32_t fft_length) {
   IrfftData<S>* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   d->fft_length = fft_length;
@@ -34,11 +34,11 @@ Status PrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& 
   const int32_t n = d->fft.nfft;
   if (in.dims[in.rank - 1] % 2 != 0 || d->input_length != n + 1 || d->output_length != fft_length ||
       static_cast<int64_t>(d->input_size / d->input_length) * fft_length != ElementCount(out)) {
-    return ctx.Fail(Status::kInvalidModel, "frames of %d bins, fft_length %d and %d output samples do not match",
+    return ctx.Fail(StatusCode::kInvalidModel, "frames of %d bins, fft_length %d and %d output samples do not match",
                     d->input_length, fft_length, d->output_length);
   }
   if (!KissFactor(n, d->fft.factors)) {
-    return ctx.Fail(Status::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
+    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
   }
   const uint32_t cpx = static_cast<uint32_t>(sizeof(KissCpx<S>));
   void *tw = nullptr, *stw = nullptr, *tmp = nullptr;
@@ -50,10 +50,10 @@ Status PrepareTyped(KernelContext& ctx, const TensorView& in, const TensorView& 
   KissTwiddles<S>(n, true, static_cast<KissCpx<S>*>(tw), d->super_twiddles);
   d->fft.twiddles = static_cast<KissCpx<S>*>(tw);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -63,13 +63,13 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "fft_length", &fft_length));
   const auto t = static_cast<TensorType>(type);
   if (t != TensorType::INT16 && t != TensorType::INT32 && t != TensorType::FLOAT32) {
-    return ctx.Fail(Status::kUnsupported, "IRFFT type T = %d not supported (int16, int32, float32)", type);
+    return ctx.Fail(StatusCode::kUnsupported, "IRFFT type T = %d not supported (int16, int32, float32)", type);
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(Status::kInvalidModel, "input and output ranks differ");
+  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(StatusCode::kInvalidModel, "input and output ranks differ");
   if (fft_length < 4 || fft_length > (1 << 16) || fft_length % 2 != 0) {
-    return ctx.Fail(Status::kInvalidModel, "fft_length %d invalid", fft_length);
+    return ctx.Fail(StatusCode::kInvalidModel, "fft_length %d invalid", fft_length);
   }
   if (t == TensorType::INT16) return PrepareTyped<int16_t>(ctx, in, out, fft_length);
   if (t == TensorType::INT32) return PrepareTyped<int32_t>(ctx, in, out, fft_length);
@@ -77,7 +77,7 @@ Status Prepare(KernelContext& ctx) {
 }
 
 template <typename S>
-Status EvalTyped(KernelContext& ctx, const TensorView& in, const TensorView& out) {
+StatusCode EvalTyped(KernelContext& ctx, const TensorView& in, const TensorView& out) {
   const auto& d = *static_cast<const IrfftData<S>*>(ctx.op_data());
   const auto* x = in.As<const KissCpx<S>>();
   S* y = out.As<S>();
@@ -87,10 +87,10 @@ Status EvalTyped(KernelContext& ctx, const TensorView& in, const TensorView& out
       for (int32_t k = 0; k < d.fft_length; ++k) y[o + k] /= d.fft_length;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));

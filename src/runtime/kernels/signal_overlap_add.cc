@@ -25,7 +25,7 @@ void ResetState(OverlapAddData& d) {
   std::memset(d.state, 0, static_cast<size_t>(d.rows) * d.frame_size * d.elem_size);
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -34,11 +34,11 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "T", &type));
   const auto t = static_cast<TensorType>(type);
   if (t != TensorType::INT16 && t != TensorType::FLOAT32) {
-    return ctx.Fail(Status::kUnsupported, "type T = %d not supported (int16, float32)", type);
+    return ctx.Fail(StatusCode::kUnsupported, "type T = %d not supported (int16, float32)", type);
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 2 || in.rank != out.rank + 1) return ctx.Fail(Status::kInvalidModel, "input rank must be output rank + 1");
+  if (in.rank < 2 || in.rank != out.rank + 1) return ctx.Fail(StatusCode::kInvalidModel, "input rank must be output rank + 1");
   OverlapAddData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "frame_step", &d->frame_step));
@@ -46,20 +46,20 @@ Status Prepare(KernelContext& ctx) {
   d->frames = in.dims[in.rank - 2];
   d->elem_size = TypeSize(t);
   if (d->frame_step <= 0 || d->frame_step > d->frame_size || d->frames <= 0) {
-    return ctx.Fail(Status::kInvalidModel, "frame_step %d must be in [1, frame size %d]", d->frame_step, d->frame_size);
+    return ctx.Fail(StatusCode::kInvalidModel, "frame_step %d must be in [1, frame size %d]", d->frame_step, d->frame_size);
   }
   d->rows = static_cast<int32_t>(ElementCount(in) / (static_cast<int64_t>(d->frame_size) * d->frames));
   if (ElementCount(out) != static_cast<int64_t>(d->rows) * d->frames * d->frame_step) {
-    return ctx.Fail(Status::kInvalidModel, "output must hold %d x %d samples per row", d->frames, d->frame_step);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must hold %d x %d samples per row", d->frames, d->frame_step);
   }
   void* mem = nullptr;
   const uint64_t bytes = static_cast<uint64_t>(d->rows) * d->frame_size * d->elem_size;
-  if (bytes > 0x7FFFFFF0u) return ctx.Fail(Status::kInvalidModel, "state of %d rows is too large", d->rows);
+  if (bytes > 0x7FFFFFF0u) return ctx.Fail(StatusCode::kInvalidModel, "state of %d rows is too large", d->rows);
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(static_cast<uint32_t>(bytes), &mem));
   d->state = static_cast<uint8_t*>(mem);
   ResetState(*d);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -88,7 +88,7 @@ void Run(const OverlapAddData& d, const T* x, T* y) {
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -98,12 +98,12 @@ Status Eval(KernelContext& ctx) {
   } else {
     Run(d, in.As<float>(), out.As<float>());
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   ResetState(*static_cast<OverlapAddData*>(ctx.op_data()));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ struct StackerData {
   Int16Fifo* fifo;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, valid;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -29,7 +29,7 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   RT_RETURN_IF_ERROR(RequireType(ctx, valid, TensorType::BOOL, "output_valid"));
   if (in.rank != 1 || out.rank != 1 || valid.rank != 0) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must be 1-D and output_valid a scalar");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must be 1-D and output_valid a scalar");
   }
   StackerData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -39,20 +39,20 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "stacker_step", &d->step));
   if (d->channels <= 0 || d->left < 0 || d->right < 0 || d->step <= 0 || d->left > 4096 || d->right > 4096 ||
       d->step > d->left + d->right + 1) {
-    return ctx.Fail(Status::kInvalidModel, "stacker options out of range");
+    return ctx.Fail(StatusCode::kInvalidModel, "stacker options out of range");
   }
   d->buffer_size = static_cast<uint32_t>(d->channels) * static_cast<uint32_t>(d->left + d->right + 1);
   d->step_size = static_cast<uint32_t>(d->channels) * static_cast<uint32_t>(d->step);
   if (in.dims[0] != d->channels || static_cast<uint32_t>(out.dims[0]) != d->buffer_size) {
-    return ctx.Fail(Status::kInvalidModel, "input must hold %d channels and output %u values", d->channels,
+    return ctx.Fail(StatusCode::kInvalidModel, "input must hold %d channels and output %u values", d->channels,
                     d->buffer_size);
   }
   RT_RETURN_IF_ERROR(AllocateFifos(ctx, 1, d->buffer_size, &d->fifo));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out, valid;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -60,10 +60,10 @@ Status Eval(KernelContext& ctx) {
   auto& d = *static_cast<StackerData*>(ctx.op_data());
   Int16Fifo& fifo = *d.fifo;
   const uint32_t channels = static_cast<uint32_t>(d.channels);
-  if (!fifo.Write(in.As<int16_t>(), channels)) return ctx.Fail(Status::kKernelError, "stacker buffer overflow");
+  if (!fifo.Write(in.As<int16_t>(), channels)) return ctx.Fail(StatusCode::kKernelError, "stacker buffer overflow");
   if (!d.has_first_frame) {  // the first frame pads the left context
     if (!fifo.Extend(channels, static_cast<uint32_t>(d.left))) {
-      return ctx.Fail(Status::kKernelError, "stacker buffer overflow");
+      return ctx.Fail(StatusCode::kKernelError, "stacker buffer overflow");
     }
     d.has_first_frame = true;
   }
@@ -73,14 +73,14 @@ Status Eval(KernelContext& ctx) {
     fifo.Discard(d.step_size);
   }
   *valid.As<uint8_t>() = ready ? 1 : 0;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   auto& d = *static_cast<StackerData*>(ctx.op_data());
   d.fifo->Reset();
   d.has_first_frame = false;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -155,22 +155,22 @@ bool FlexGetFloat(const FlexMap& m, const char* key, float* value) {
   return true;
 }
 
-Status SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) {
+StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) {
   const tfl::Operator* op = ctx.op();
   const auto* opts = op != nullptr ? op->custom_options() : nullptr;
   FlexMap map;
   if (opts == nullptr || !FlexParseMap(opts->data(), opts->size(), &map)) {
-    return ctx.Fail(Status::kInvalidModel, "custom_options are not a FlexBuffer map");
+    return ctx.Fail(StatusCode::kInvalidModel, "custom_options are not a FlexBuffer map");
   }
   int64_t v = 0;
   if (!FlexGetInt(map, key, &v)) {
-    return ctx.Fail(Status::kInvalidModel, "custom option '%s' missing or not an integer", key);
+    return ctx.Fail(StatusCode::kInvalidModel, "custom option '%s' missing or not an integer", key);
   }
   if (v < INT32_MIN || v > INT32_MAX) {
-    return ctx.Fail(Status::kInvalidModel, "custom option '%s' out of int32 range", key);
+    return ctx.Fail(StatusCode::kInvalidModel, "custom option '%s' out of int32 range", key);
   }
   *value = static_cast<int32_t>(v);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 bool Int16Fifo::Write(const int16_t* values, uint32_t n) {
@@ -210,11 +210,11 @@ bool Int16Fifo::Extend(uint32_t count, uint32_t times) {
   return true;
 }
 
-Status AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16Fifo** fifos) {
+StatusCode AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16Fifo** fifos) {
   *fifos = nullptr;
-  if (rows == 0) return Status::kOk;  // an empty input keeps no state
+  if (rows == 0) return StatusCode::kOk;  // an empty input keeps no state
   if (capacity == 0 || rows > (1u << 16) || capacity > (1u << 24)) {
-    return ctx.Fail(Status::kInvalidModel, "%u rows of %u samples of state are out of range", rows, capacity);
+    return ctx.Fail(StatusCode::kInvalidModel, "%u rows of %u samples of state are out of range", rows, capacity);
   }
   void* table = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(rows * static_cast<uint32_t>(sizeof(Int16Fifo)), &table));
@@ -224,7 +224,7 @@ Status AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16
     RT_RETURN_IF_ERROR(ctx.AllocatePersistent(capacity * 2u, &mem));
     (*fifos)[r] = Int16Fifo{static_cast<int16_t*>(mem), capacity, 0, 0};
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

@@ -33,7 +33,7 @@ bool FlexGetInt(const FlexMap& map, const char* key, int64_t* value);
 bool FlexGetFloat(const FlexMap& map, const char* key, float* value);
 
 // Reads the op's custom_options map and integer `key`; fails the op naming the key when missing.
-Status SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value);
+StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value);
 
 // A FIFO of int16 samples over caller memory, with the behaviour of TFLM's
 // tflm_signal::CircularBuffer as the Signal ops use it (Framer, Delay, Stacker): append, append
@@ -53,7 +53,7 @@ struct Int16Fifo {
 };
 
 // Prepare: persistent memory for `rows` FIFOs of `capacity` samples each (*fifos points at them).
-Status AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16Fifo** fifos);
+StatusCode AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16Fifo** fifos);
 
 // Position of the highest set bit, 1-based; 32 (resp. 64) for 0, as TFLM's GCC build returns.
 inline uint32_t MostSignificantBit32(uint32_t x) { return x != 0 ? 32u - __builtin_clz(x) : 32u; }

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int32_t kMaxDims = 5;
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 1));
   TensorView in, begin, size, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &begin));
@@ -23,22 +23,22 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   for (const TensorView* t : {&begin, &size}) {
     if (t->type != TensorType::INT32 && t->type != TensorType::INT64) {
-      return ctx.Fail(Status::kUnsupported, "begin / size type %s not supported (int32, int64)", TypeName(t->type));
+      return ctx.Fail(StatusCode::kUnsupported, "begin / size type %s not supported (int32, int64)", TypeName(t->type));
     }
   }
   if (begin.rank != 1 || size.rank != 1 || begin.dims[0] != size.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "begin and size must be 1-D with equal lengths");
+    return ctx.Fail(StatusCode::kInvalidModel, "begin and size must be 1-D with equal lengths");
   }
-  if (in.rank > kMaxDims) return ctx.Fail(Status::kUnsupported, "Slice op only supports 1D-5D input arrays.");
-  if (begin.dims[0] != in.rank) return ctx.Fail(Status::kInvalidModel, "begin must hold one value per input dim (%d)", in.rank);
-  return Status::kOk;
+  if (in.rank > kMaxDims) return ctx.Fail(StatusCode::kUnsupported, "Slice op only supports 1D-5D input arrays.");
+  if (begin.dims[0] != in.rank) return ctx.Fail(StatusCode::kInvalidModel, "begin must hold one value per input dim (%d)", in.rank);
+  return StatusCode::kOk;
 }
 
 int64_t Value(const TensorView& t, TensorType type, int32_t i) {
   return type == TensorType::INT64 ? LoadUnaligned<int64_t>(t.data, i) : LoadUnaligned<int32_t>(t.data, i);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, begin, size, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &begin));
@@ -47,7 +47,7 @@ Status Eval(KernelContext& ctx) {
   const TensorType t = in.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT32 && t != TensorType::INT8 && t != TensorType::INT16 &&
       t != TensorType::BOOL) {
-    return ctx.Fail(Status::kUnsupported, "Input tensor type %s not supported.", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "Input tensor type %s not supported.", TypeName(t));
   }
   int32_t dims[kMaxDims], start[kMaxDims], stop[kMaxDims];
   int64_t count = 1;
@@ -58,7 +58,7 @@ Status Eval(KernelContext& ctx) {
     const int64_t s = i >= 0 ? static_cast<int32_t>(Value(size, begin.type, i)) : 1;
     const int64_t e = s == -1 ? dims[a] : b + s;
     if (b < 0 || e < b || e > dims[a]) {
-      return ctx.Fail(Status::kKernelError, "slice [%d, %d) is outside dim %d of size %d", static_cast<int32_t>(b),
+      return ctx.Fail(StatusCode::kKernelError, "slice [%d, %d) is outside dim %d of size %d", static_cast<int32_t>(b),
                       static_cast<int32_t>(e), i, dims[a]);
     }
     start[a] = static_cast<int32_t>(b);
@@ -66,10 +66,10 @@ Status Eval(KernelContext& ctx) {
     count *= e - b;
   }
   if (count != ElementCount(out)) {
-    return ctx.Fail(Status::kKernelError, "slice has %d elements, the output %d", static_cast<int32_t>(count),
+    return ctx.Fail(StatusCode::kKernelError, "slice has %d elements, the output %d", static_cast<int32_t>(count),
                     static_cast<int32_t>(ElementCount(out)));
   }
-  if (count == 0) return Status::kOk;
+  if (count == 0) return StatusCode::kOk;
   // Copy runs along the last dim.
   const uint32_t esize = TypeSize(t);
   const size_t run = static_cast<size_t>(stop[4] - start[4]) * esize;
@@ -86,7 +86,7 @@ Status Eval(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace
