@@ -108,8 +108,7 @@ StatusCode PrepareTo(KernelContext& ctx) {
 
 StatusCode EvalTo(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const auto& d = *static_cast<const BroadcastToData*>(ctx.op_data());
   const auto* src = static_cast<const uint8_t*>(in.data);
   auto* dst = static_cast<uint8_t*>(out.data);

@@ -54,8 +54,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   auto& d = *static_cast<CircularBufferData*>(ctx.op_data());
   const size_t slots = static_cast<size_t>(out.dims[1]);
   const size_t depth = static_cast<size_t>(out.dims[2]) * static_cast<size_t>(out.dims[3]);

@@ -50,8 +50,7 @@ StatusCode PrepareSpaceToDepth(KernelContext& ctx) { return PrepareBlock<tfl::Sp
 // row-major order and pairs each element with its depth-side element.
 StatusCode Move(KernelContext& ctx, bool to_space) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const int32_t b = *static_cast<const int32_t*>(ctx.op_data());
   const TensorView& space = to_space ? out : in;
   const TensorView& depth = to_space ? in : out;

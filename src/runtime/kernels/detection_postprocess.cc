@@ -359,9 +359,6 @@ StatusCode Eval(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_DETECTION_POSTPROCESS() {
-  static constexpr KernelRegistration kRegistration{"TFLite_Detection_PostProcess", &Prepare, &Eval};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(DETECTION_POSTPROCESS, "TFLite_Detection_PostProcess", &Prepare, &Eval)
 
 }  // namespace arenaplan::rt

@@ -18,10 +18,8 @@ struct EluData {
 };
 
 StatusCode Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
+  RT_RETURN_IF_ERROR(RequireElementwiseIo(ctx, &in, &out));
   EluData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (in.type == TensorType::INT8) {
@@ -42,8 +40,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const int64_t n = ElementCount(in);
   if (in.type == TensorType::FLOAT32) {
     const float* x = in.As<float>();

@@ -56,10 +56,8 @@ int16_t SaturatingLeftShift16(int16_t v, int32_t amount) {
 }
 
 StatusCode Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
+  RT_RETURN_IF_ERROR(RequireElementwiseIo(ctx, &in, &out));
   HardSwishData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (in.type == TensorType::INT8 || in.type == TensorType::UINT8) {
@@ -103,8 +101,7 @@ int8_t QuantizedHardSwish(const HardSwishData& d, int8_t x) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const int64_t n = ElementCount(in);
   if (in.type == TensorType::FLOAT32) {
     const float* x = in.As<float>();

@@ -51,8 +51,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const auto& d = *static_cast<const L2PoolData*>(ctx.op_data());
   const float* x = in.As<float>();
   float* y = out.As<float>();

@@ -109,8 +109,7 @@ void LogSoftmaxInt8(const LogSoftmaxData& d, const int8_t* x, int8_t* y, int64_t
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const int32_t depth = Dim(in, -1);
   const int64_t outer = depth > 0 ? ElementCount(in) / depth : 0;
   if (in.type == TensorType::FLOAT32) {

@@ -118,8 +118,7 @@ void ResizeInt8(const ResizeBilinearData& d, const TensorView& in, const TensorV
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const auto& d = *static_cast<const ResizeBilinearData*>(ctx.op_data());
   if (out.dims[1] <= 0 || out.dims[2] <= 0) return StatusCode::kOk;
   if (out.type == TensorType::FLOAT32) {

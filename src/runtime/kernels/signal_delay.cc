@@ -25,8 +25,7 @@ void ResetState(DelayData& d) {
 StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   if (in.rank < 1 || ElementCount(out) != ElementCount(in)) {
@@ -50,8 +49,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   auto& d = *static_cast<DelayData*>(ctx.op_data());
   const uint32_t n = static_cast<uint32_t>(d.frame_size);
   for (int32_t r = 0; r < d.rows; ++r) {
@@ -71,9 +69,6 @@ StatusCode Reset(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_DELAY() {
-  static constexpr KernelRegistration kRegistration{"SignalDelay", &Prepare, &Eval, &Reset};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(SIGNAL_DELAY, "SignalDelay", &Prepare, &Eval, &Reset)
 
 }  // namespace arenaplan::rt

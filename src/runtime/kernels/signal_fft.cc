@@ -12,6 +12,7 @@
 
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/kiss_fft.h"
+#include "runtime/kernels/real_fft.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/kernels/signal_util.h"
 
@@ -67,9 +68,7 @@ template <typename S>
 struct RfftData {
   int32_t fft_length, input_length, input_size, output_length;
   int32_t scratch_index;
-  KissFft<S> fft;                // complex FFT of fft_length / 2
-  KissCpx<S>* super_twiddles;    // fft_length / 4
-  KissCpx<S>* tmpbuf;            // fft_length / 2
+  RealFft<S> real;
 };
 
 template <typename S>
@@ -77,29 +76,16 @@ StatusCode RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const Tens
   RfftData<S>* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   d->fft_length = fft_length;
-  d->fft.nfft = fft_length / 2;
   d->input_length = in.dims[in.rank - 1];
   d->input_size = static_cast<int32_t>(ElementCount(in));
   d->output_length = out.dims[out.rank - 1] / 2;
-  const int32_t n = d->fft.nfft;
   if (d->input_length <= 0 || d->input_length > fft_length || d->input_size % d->input_length != 0 ||
-      d->output_length != n + 1 ||
+      d->output_length != fft_length / 2 + 1 ||
       ElementCount(out) / 2 != static_cast<int64_t>(d->input_size / d->input_length) * d->output_length) {
     return ctx.Fail(StatusCode::kInvalidModel, "frames of %d samples, fft_length %d and %d output bins do not match",
                     d->input_length, fft_length, d->output_length);
   }
-  if (!KissFactor(n, d->fft.factors)) {
-    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
-  }
-  const uint32_t cpx = static_cast<uint32_t>(sizeof(KissCpx<S>));
-  void *tw = nullptr, *stw = nullptr, *tmp = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * n, &tw));
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * (n / 2 + 1), &stw));
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * n, &tmp));
-  d->super_twiddles = static_cast<KissCpx<S>*>(stw);
-  d->tmpbuf = static_cast<KissCpx<S>*>(tmp);
-  KissTwiddles<S>(n, false, static_cast<KissCpx<S>*>(tw), d->super_twiddles);
-  d->fft.twiddles = static_cast<KissCpx<S>*>(tw);
+  RT_RETURN_IF_ERROR(PrepareRealFft(ctx, fft_length, false, &d->real));
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(fft_length) * static_cast<uint32_t>(sizeof(S)),
                                         &d->scratch_index));
   ctx.set_op_data(d);
@@ -107,23 +93,10 @@ StatusCode RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const Tens
 }
 
 StatusCode RfftPrepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  int32_t type = 0, fft_length = 0;
-  RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "T", &type));
-  RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "fft_length", &fft_length));
-  const auto t = static_cast<TensorType>(type);
-  if (t != TensorType::INT16 && t != TensorType::INT32 && t != TensorType::FLOAT32) {
-    return ctx.Fail(StatusCode::kUnsupported, "RFFT type T = %d not supported (int16, int32, float32)", type);
-  }
-  RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
-  RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(StatusCode::kInvalidModel, "input and output ranks differ");
-  if (fft_length < 4 || fft_length > (1 << 16) || fft_length % 2 != 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "fft_length %d invalid", fft_length);
-  }
+  TensorType t = TensorType::INT16;
+  int32_t fft_length = 0;
+  RT_RETURN_IF_ERROR(ReadRealFftOptions(ctx, "RFFT", &in, &out, &t, &fft_length));
   if (t == TensorType::INT16) return RfftPrepareTyped<int16_t>(ctx, in, out, fft_length);
   if (t == TensorType::INT32) return RfftPrepareTyped<int32_t>(ctx, in, out, fft_length);
   return RfftPrepareTyped<float>(ctx, in, out, fft_length);
@@ -139,7 +112,7 @@ StatusCode RfftEvalTyped(KernelContext& ctx, const TensorView& in, const TensorV
   for (int32_t i = 0, o = 0; i < d.input_size; i += d.input_length, o += d.output_length) {
     std::memcpy(work, x + i, sizeof(S) * static_cast<size_t>(d.input_length));
     std::memset(work + d.input_length, 0, sizeof(S) * static_cast<size_t>(d.fft_length - d.input_length));
-    KissFftr(d.fft, d.super_twiddles, work, d.tmpbuf, y + o);
+    KissFftr(d.real.fft, d.real.super_twiddles, work, d.real.tmpbuf, y + o);
   }
   return StatusCode::kOk;
 }

@@ -28,8 +28,7 @@ void ResetState(FramerData& d) {
 StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, valid;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 1, &valid));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
@@ -64,8 +63,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out, valid;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 1, &valid));
   auto& d = *static_cast<FramerData*>(ctx.op_data());
   const int16_t* x = in.As<int16_t>();
@@ -97,9 +95,6 @@ StatusCode Reset(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_FRAMER() {
-  static constexpr KernelRegistration kRegistration{"SignalFramer", &Prepare, &Eval, &Reset};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(SIGNAL_FRAMER, "SignalFramer", &Prepare, &Eval, &Reset)
 
 }  // namespace arenaplan::rt

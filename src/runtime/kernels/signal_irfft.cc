@@ -6,6 +6,7 @@
 // stages only (power-of-two fft_length / 2). O(n log n) per frame.
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/kiss_fft.h"
+#include "runtime/kernels/real_fft.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/kernels/signal_util.h"
 
@@ -16,9 +17,7 @@ namespace {
 template <typename S>
 struct IrfftData {
   int32_t fft_length, input_length, input_size, output_length;
-  KissFft<S> fft;                // inverse complex FFT of fft_length / 2
-  KissCpx<S>* super_twiddles;    // fft_length / 4
-  KissCpx<S>* tmpbuf;            // fft_length / 2
+  RealFft<S> real;  // inverse
 };
 
 template <typename S>
@@ -26,51 +25,24 @@ StatusCode PrepareTyped(KernelContext& ctx, const TensorView& in, const TensorVi
   IrfftData<S>* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   d->fft_length = fft_length;
-  d->fft.nfft = fft_length / 2;
-  d->fft.inverse = true;
   d->input_length = in.dims[in.rank - 1] / 2;
   d->input_size = static_cast<int32_t>(ElementCount(in) / 2);
   d->output_length = out.dims[out.rank - 1];
-  const int32_t n = d->fft.nfft;
-  if (in.dims[in.rank - 1] % 2 != 0 || d->input_length != n + 1 || d->output_length != fft_length ||
+  if (in.dims[in.rank - 1] % 2 != 0 || d->input_length != fft_length / 2 + 1 || d->output_length != fft_length ||
       static_cast<int64_t>(d->input_size / d->input_length) * fft_length != ElementCount(out)) {
     return ctx.Fail(StatusCode::kInvalidModel, "frames of %d bins, fft_length %d and %d output samples do not match",
                     d->input_length, fft_length, d->output_length);
   }
-  if (!KissFactor(n, d->fft.factors)) {
-    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
-  }
-  const uint32_t cpx = static_cast<uint32_t>(sizeof(KissCpx<S>));
-  void *tw = nullptr, *stw = nullptr, *tmp = nullptr;
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * n, &tw));
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * (n / 2 + 1), &stw));
-  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(cpx * n, &tmp));
-  d->super_twiddles = static_cast<KissCpx<S>*>(stw);
-  d->tmpbuf = static_cast<KissCpx<S>*>(tmp);
-  KissTwiddles<S>(n, true, static_cast<KissCpx<S>*>(tw), d->super_twiddles);
-  d->fft.twiddles = static_cast<KissCpx<S>*>(tw);
+  RT_RETURN_IF_ERROR(PrepareRealFft(ctx, fft_length, true, &d->real));
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }
 
 StatusCode Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  int32_t type = 0, fft_length = 0;
-  RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "T", &type));
-  RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "fft_length", &fft_length));
-  const auto t = static_cast<TensorType>(type);
-  if (t != TensorType::INT16 && t != TensorType::INT32 && t != TensorType::FLOAT32) {
-    return ctx.Fail(StatusCode::kUnsupported, "IRFFT type T = %d not supported (int16, int32, float32)", type);
-  }
-  RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
-  RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(StatusCode::kInvalidModel, "input and output ranks differ");
-  if (fft_length < 4 || fft_length > (1 << 16) || fft_length % 2 != 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "fft_length %d invalid", fft_length);
-  }
+  TensorType t = TensorType::INT16;
+  int32_t fft_length = 0;
+  RT_RETURN_IF_ERROR(ReadRealFftOptions(ctx, "IRFFT", &in, &out, &t, &fft_length));
   if (t == TensorType::INT16) return PrepareTyped<int16_t>(ctx, in, out, fft_length);
   if (t == TensorType::INT32) return PrepareTyped<int32_t>(ctx, in, out, fft_length);
   return PrepareTyped<float>(ctx, in, out, fft_length);
@@ -82,7 +54,7 @@ StatusCode EvalTyped(KernelContext& ctx, const TensorView& in, const TensorView&
   const auto* x = in.As<const KissCpx<S>>();
   S* y = out.As<S>();
   for (int32_t i = 0, o = 0; i < d.input_size; i += d.input_length, o += d.output_length) {
-    KissFftri(d.fft, d.super_twiddles, x + i, d.tmpbuf, y + o);
+    KissFftri(d.real.fft, d.real.super_twiddles, x + i, d.real.tmpbuf, y + o);
     if constexpr (!KissMath<S>::kFixed) {
       for (int32_t k = 0; k < d.fft_length; ++k) y[o + k] /= d.fft_length;
     }
@@ -92,8 +64,7 @@ StatusCode EvalTyped(KernelContext& ctx, const TensorView& in, const TensorView&
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   if (in.type == TensorType::INT16) return EvalTyped<int16_t>(ctx, in, out);
   if (in.type == TensorType::INT32) return EvalTyped<int32_t>(ctx, in, out);
   return EvalTyped<float>(ctx, in, out);
@@ -101,9 +72,6 @@ StatusCode Eval(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_IRFFT() {
-  static constexpr KernelRegistration kRegistration{"SignalIrfft", &Prepare, &Eval};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(SIGNAL_IRFFT, "SignalIrfft", &Prepare, &Eval)
 
 }  // namespace arenaplan::rt

@@ -28,8 +28,7 @@ void ResetState(OverlapAddData& d) {
 StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   int32_t type = 0;
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "T", &type));
   const auto t = static_cast<TensorType>(type);
@@ -90,8 +89,7 @@ void Run(const OverlapAddData& d, const T* x, T* y) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   const auto& d = *static_cast<const OverlapAddData*>(ctx.op_data());
   if (in.type == TensorType::INT16) {
     Run(d, in.As<int16_t>(), out.As<int16_t>());
@@ -108,9 +106,6 @@ StatusCode Reset(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_OVERLAP_ADD() {
-  static constexpr KernelRegistration kRegistration{"SignalOverlapAdd", &Prepare, &Eval, &Reset};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(SIGNAL_OVERLAP_ADD, "SignalOverlapAdd", &Prepare, &Eval, &Reset)
 
 }  // namespace arenaplan::rt

@@ -22,8 +22,7 @@ struct StackerData {
 StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, valid;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 1, &valid));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
@@ -54,8 +53,7 @@ StatusCode Prepare(KernelContext& ctx) {
 
 StatusCode Eval(KernelContext& ctx) {
   TensorView in, out, valid;
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 1, &valid));
   auto& d = *static_cast<StackerData*>(ctx.op_data());
   Int16Fifo& fifo = *d.fifo;
@@ -85,9 +83,6 @@ StatusCode Reset(KernelContext& ctx) {
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_STACKER() {
-  static constexpr KernelRegistration kRegistration{"SignalStacker", &Prepare, &Eval, &Reset};
-  return &kRegistration;
-}
+RT_REGISTER_NAMED_KERNEL(SIGNAL_STACKER, "SignalStacker", &Prepare, &Eval, &Reset)
 
 }  // namespace arenaplan::rt
