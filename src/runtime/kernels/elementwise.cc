@@ -1,6 +1,6 @@
 // Unary float32 elementwise ops, exact with TFLM's reference kernels (same libm calls on the
-// host): ABS, CEIL, COS, EXP, FLOOR, LOG, NEG, ROUND (half to even, TFLM's RoundToNearest),
-// RSQRT (1 / sqrt), SIN, SQRT, SQUARE; and LOGICAL_NOT on bool. One table-free switch per call,
+// host): CEIL, COS, EXP, FLOOR, LOG, NEG, ROUND (half to even, TFLM's RoundToNearest), SIN,
+// SQRT, SQUARE; and LOGICAL_NOT on bool (ABS and RSQRT, which also run quantized: abs_rsqrt.cc). One table-free switch per call,
 // a tight loop per op. O(elements).
 #include <cmath>
 
@@ -10,7 +10,7 @@ namespace arenaplan::rt {
 
 namespace {
 
-enum class Fn : uint8_t { kAbs, kCeil, kCos, kExp, kFloor, kLog, kNeg, kRound, kRsqrt, kSin, kSqrt, kSquare };
+enum class Fn : uint8_t { kCeil, kCos, kExp, kFloor, kLog, kNeg, kRound, kSin, kSqrt, kSquare };
 
 StatusCode PrepareUnary(KernelContext& ctx, TensorType type) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
@@ -38,7 +38,6 @@ void Loop(const float* x, float* y, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) {
     const float v = x[i];
     switch (F) {
-      case Fn::kAbs: y[i] = std::fabs(v); break;
       case Fn::kCeil: y[i] = std::ceil(v); break;
       case Fn::kCos: y[i] = std::cos(v); break;
       case Fn::kExp: y[i] = std::exp(v); break;
@@ -46,7 +45,6 @@ void Loop(const float* x, float* y, uint32_t n) {
       case Fn::kLog: y[i] = std::log(v); break;
       case Fn::kNeg: y[i] = -v; break;
       case Fn::kRound: y[i] = RoundToNearestEven(v); break;
-      case Fn::kRsqrt: y[i] = 1.0f / std::sqrt(v); break;
       case Fn::kSin: y[i] = std::sin(v); break;
       case Fn::kSqrt: y[i] = std::sqrt(v); break;
       case Fn::kSquare: y[i] = v * v; break;
@@ -73,7 +71,6 @@ StatusCode EvalLogicalNot(KernelContext& ctx) {
   return StatusCode::kOk;
 }
 
-const KernelRegistration kAbs{"ABS", &PrepareFloat, &EvalFloat<Fn::kAbs>};
 const KernelRegistration kCeil{"CEIL", &PrepareFloat, &EvalFloat<Fn::kCeil>};
 const KernelRegistration kCos{"COS", &PrepareFloat, &EvalFloat<Fn::kCos>};
 const KernelRegistration kExp{"EXP", &PrepareFloat, &EvalFloat<Fn::kExp>};
@@ -81,7 +78,6 @@ const KernelRegistration kFloor{"FLOOR", &PrepareFloat, &EvalFloat<Fn::kFloor>};
 const KernelRegistration kLog{"LOG", &PrepareFloat, &EvalFloat<Fn::kLog>};
 const KernelRegistration kNeg{"NEG", &PrepareFloat, &EvalFloat<Fn::kNeg>};
 const KernelRegistration kRound{"ROUND", &PrepareFloat, &EvalFloat<Fn::kRound>};
-const KernelRegistration kRsqrt{"RSQRT", &PrepareFloat, &EvalFloat<Fn::kRsqrt>};
 const KernelRegistration kSin{"SIN", &PrepareFloat, &EvalFloat<Fn::kSin>};
 const KernelRegistration kSqrt{"SQRT", &PrepareFloat, &EvalFloat<Fn::kSqrt>};
 const KernelRegistration kSquare{"SQUARE", &PrepareFloat, &EvalFloat<Fn::kSquare>};
@@ -89,7 +85,6 @@ const KernelRegistration kLogicalNot{"LOGICAL_NOT", &PrepareBool, &EvalLogicalNo
 
 }  // namespace
 
-const KernelRegistration* Register_ABS() { return &kAbs; }
 const KernelRegistration* Register_CEIL() { return &kCeil; }
 const KernelRegistration* Register_COS() { return &kCos; }
 const KernelRegistration* Register_EXP() { return &kExp; }
@@ -98,7 +93,6 @@ const KernelRegistration* Register_LOG() { return &kLog; }
 const KernelRegistration* Register_LOGICAL_NOT() { return &kLogicalNot; }
 const KernelRegistration* Register_NEG() { return &kNeg; }
 const KernelRegistration* Register_ROUND() { return &kRound; }
-const KernelRegistration* Register_RSQRT() { return &kRsqrt; }
 const KernelRegistration* Register_SIN() { return &kSin; }
 const KernelRegistration* Register_SQRT() { return &kSqrt; }
 const KernelRegistration* Register_SQUARE() { return &kSquare; }

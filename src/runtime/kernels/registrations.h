@@ -6,7 +6,7 @@
 
 namespace arenaplan::rt {
 
-const KernelRegistration* Register_ABS();         // kernels/elementwise.cc
+const KernelRegistration* Register_ABS();         // kernels/abs_rsqrt.cc
 const KernelRegistration* Register_ADD();         // kernels/add.cc
 const KernelRegistration* Register_ADD_N();  // kernels/add_n.cc
 const KernelRegistration* Register_ARG_MAX();     // kernels/compare.cc
@@ -82,7 +82,7 @@ const KernelRegistration* Register_RESIZE_BILINEAR();  // kernels/resize_bilinea
 const KernelRegistration* Register_RESIZE_NEAREST_NEIGHBOR();  // kernels/resize_nearest_neighbor.cc
 const KernelRegistration* Register_REVERSE_V2();  // kernels/misc.cc
 const KernelRegistration* Register_ROUND();       // kernels/elementwise.cc
-const KernelRegistration* Register_RSQRT();       // kernels/elementwise.cc
+const KernelRegistration* Register_RSQRT();       // kernels/abs_rsqrt.cc
 const KernelRegistration* Register_SELECT_V2();  // kernels/select.cc
 const KernelRegistration* Register_SHAPE();       // kernels/shape_ops.cc
 const KernelRegistration* Register_SIGNAL_DELAY();  // kernels/signal_delay.cc
