@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/kernels/registrations.h"
@@ -202,14 +203,84 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
   EXPECT_EQ(std::vector<int16_t>(out, out + 34), std::vector<int16_t>(out + 34, out + 68));
 }
 
+// The mixed-radix stages (3 and 5, with 2 and 4) against a DFT in double: fixed-point KISS divides
+// every stage by its radix and the real split by 2, so its bins are the DFT over fft_length.
+// Lengths: 12 (6 = 2 x 3), 20 (10 = 2 x 5), 24 (12 = 4 x 3), 90 (45 = 3 x 3 x 5), 120 (60 = 4 x 3 x 5).
+struct Dft {
+  std::vector<double> re, im;  // bins 0 .. n / 2
+};
+Dft RealDft(const std::vector<double>& x) {
+  const size_t n = x.size();
+  Dft d{std::vector<double>(n / 2 + 1), std::vector<double>(n / 2 + 1)};
+  for (size_t k = 0; k <= n / 2; ++k) {
+    for (size_t t = 0; t < n; ++t) {
+      d.re[k] += x[t] * std::cos(2 * M_PI * static_cast<double>(k * t) / n);
+      d.im[k] -= x[t] * std::sin(2 * M_PI * static_cast<double>(k * t) / n);
+    }
+  }
+  return d;
+}
+
+template <typename S>
+double MaxRfftError(int32_t n, TensorType type, double amplitude, double scale) {
+  std::vector<S> in(static_cast<size_t>(n)), out(static_cast<size_t>(n + 2));
+  std::vector<double> x(in.size());
+  for (int32_t t = 0; t < n; ++t) {  // two tones and a ramp: every bin different
+    x[t] = amplitude * (0.5 * std::sin(0.7 * t) + 0.3 * std::cos(2.3 * t + 1) + 0.2 * (t % 7) / 7.0);
+    in[t] = static_cast<S>(std::is_floating_point<S>::value ? x[t] : std::lround(x[t]));
+    x[t] = static_cast<double>(in[t]);
+  }
+  int32_t in_dims[1] = {n}, out_dims[1] = {n + 2};
+  TensorView vi = MakeView(in.data(), type, in_dims, 1);
+  TensorView vo = MakeView(out.data(), type, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(type)}, {"fft_length", n}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalRfft");
+  if (r.ctx->Run(*Register_SIGNAL_RFFT()) != StatusCode::kOk) return 1e30;
+  const Dft d = RealDft(x);
+  double worst = 0;
+  for (int32_t k = 0; k <= n / 2; ++k) {
+    worst = std::max(worst, std::fabs(static_cast<double>(out[2 * k]) - d.re[k] * scale));
+    worst = std::max(worst, std::fabs(static_cast<double>(out[2 * k + 1]) - d.im[k] * scale));
+  }
+  return worst;
+}
+
+TEST(SignalFftTest, RfftMixedRadixMatchesTheDft) {
+  for (int32_t n : {12, 20, 24, 90, 120}) {
+    SCOPED_TRACE(n);
+    EXPECT_LT(MaxRfftError<float>(n, TensorType::FLOAT32, 1000, 1), 1e-6 * 1000 * n);  // float rounding
+    EXPECT_LE(MaxRfftError<int16_t>(n, TensorType::INT16, 20000, 1.0 / n), 3);  // a few rounding steps
+    EXPECT_LE(MaxRfftError<int32_t>(n, TensorType::INT32, 1 << 30, 1.0 / n), 8);
+  }
+}
+
+TEST(SignalIrfftTest, MixedRadixInvertsTheRfft) {
+  for (int32_t n : {12, 20, 90}) {
+    SCOPED_TRACE(n);
+    std::vector<float> x(static_cast<size_t>(n)), bins(static_cast<size_t>(n + 2)), back(x.size());
+    for (int32_t t = 0; t < n; ++t) x[t] = static_cast<float>(std::sin(0.9 * t) + 0.25 * (t % 5));
+    int32_t time_dims[1] = {n}, bin_dims[1] = {n + 2};
+    TensorView vx = MakeView(x.data(), TensorType::FLOAT32, time_dims, 1);
+    TensorView vb = MakeView(bins.data(), TensorType::FLOAT32, bin_dims, 1);
+    TensorView vback = MakeView(back.data(), TensorType::FLOAT32, time_dims, 1);
+    auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", n}}));
+    KRun fwd({&vx}, {&vb}, op->op, "SignalRfft");
+    ASSERT_EQ(fwd.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << fwd.ctx->error().text;
+    KRun inv({&vb}, {&vback}, op->op, "SignalIrfft");
+    ASSERT_EQ(inv.ctx->Run(*Register_SIGNAL_IRFFT()), StatusCode::kOk) << inv.ctx->error().text;
+    for (int32_t t = 0; t < n; ++t) EXPECT_NEAR(back[t], x[t], 1e-5) << t;
+  }
+}
+
 TEST(SignalFftTest, RfftRejectsUnsupportedLengthsAndTypes) {
   int16_t buf[64] = {};
-  int32_t in_dims[1] = {24}, out_dims[1] = {26};
+  int32_t in_dims[1] = {28}, out_dims[1] = {30};
   TensorView vi = MakeView(buf, TensorType::INT16, in_dims, 1);
   TensorView vo = MakeView(buf, TensorType::INT16, out_dims, 1);
-  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 24}}));
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 28}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);  // 12 = 4 x 3
+  // 14 = 2 x 7: TFLM's KISS would need its generic butterfly, whose scratch allocation is null.
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);
   auto op_f = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", 64}}));
   KRun rf({&vi}, {&vo}, op_f->op, "SignalRfft");
   EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);

@@ -15,7 +15,7 @@ bool KissFactor(int32_t n, int32_t* factors) {
       }
       if (p > floor_sqrt) p = n;
     }
-    if ((p != 4 && p != 2) || used == kKissMaxFactors) return false;
+    if (p < 2 || p > 5 || used == kKissMaxFactors) return false;
     n /= p;
     factors[2 * used] = p;
     factors[2 * used + 1] = n;

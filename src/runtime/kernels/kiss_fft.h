@@ -1,13 +1,15 @@
 // KISS FFT v1.3.0 as TFLM's Signal library builds it (kiss_fft_wrappers: FIXED_POINT=16 for int16,
 // FIXED_POINT=32 for int32, float), for SignalRfft and SignalIrfft: the same butterflies, twiddles
-// and rounding, so results are bit-exact. Only radix-4 and radix-2 stages are implemented (every
-// power-of-two complex length); Factor() refuses other lengths. Twiddle tables are filled by
+// and rounding, so results are bit-exact. Radix-4, 2, 3 and 5 stages are implemented; a length
+// with another prime factor is refused (KissFactor), as TFLM cannot run it either: its KISS build
+// patches KISS_FFT_MALLOC to return null, and the generic butterfly writes through that pointer. Twiddle tables are filled by
 // the caller's Prepare (KissTwiddles); the transforms work in caller memory, never allocate.
 // Complex FFT O(n log n); the real-FFT split / merge O(n).
 #pragma once
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 namespace arenaplan::rt {
@@ -37,6 +39,8 @@ struct KissMath<float> {
   static float Neg(float x) { return -x; }
   static float NegByMul(float x) { return x * -1; }  // keeps -0.0 where 0 - x would not
   static float HalfSum(float a, float b, bool add) { return static_cast<float>((add ? a + b : a - b) * .5); }
+  // a - HALF_OF(b): HALF_OF is b * .5 in double, so the difference is taken in double.
+  static float SubHalf(float a, float b) { return static_cast<float>(a - b * .5); }
 };
 
 template <typename S, typename P, int kFracBits, P kSampMax>
@@ -70,6 +74,8 @@ struct KissFixedMath {
                                      : static_cast<UW>(static_cast<W>(a)) - static_cast<UW>(static_cast<W>(b)));
     return static_cast<S>(sum >> 1);
   }
+  // a - HALF_OF(b) = a - (b >> 1), in C's int for int16 (the store wraps), wrapping for int32.
+  static S SubHalf(S a, S b) { return Sub(a, static_cast<S>(b >> 1)); }
 };
 
 template <>
@@ -79,7 +85,7 @@ struct KissMath<int32_t> : KissFixedMath<int32_t, int64_t, 31, 2147483647> {};
 
 inline constexpr int32_t kKissMaxFactors = 32;
 
-// KISS kf_factor into (radix, remaining) pairs; false when a radix other than 4 or 2 is needed.
+// KISS kf_factor into (radix, remaining) pairs; false when a radix other than 4, 2, 3 or 5 is needed.
 bool KissFactor(int32_t n, int32_t* factors);
 
 // Complex FFT state: nfft twiddles, the inverse flag, the factors.
@@ -153,6 +159,58 @@ void KissBfly4(KissCpx<S>* out, int32_t fstride, const KissFft<S>& st, int32_t m
   }
 }
 
+template <typename S>
+void KissBfly3(KissCpx<S>* out, int32_t fstride, const KissFft<S>& st, int32_t m) {
+  using M = KissMath<S>;
+  const KissCpx<S>*tw1 = st.twiddles, *tw2 = st.twiddles;
+  const KissCpx<S> epi3 = st.twiddles[fstride * m];
+  const int32_t m2 = 2 * m;
+  for (int32_t k = 0; k < m; ++k, ++out) {
+    M::FixDiv(&out[0], 3);
+    M::FixDiv(&out[m], 3);
+    M::FixDiv(&out[m2], 3);
+    const KissCpx<S> s1 = M::CMul(out[m], *tw1), s2 = M::CMul(out[m2], *tw2);
+    const KissCpx<S> s3{M::Add(s1.r, s2.r), M::Add(s1.i, s2.i)};
+    KissCpx<S> s0{M::Sub(s1.r, s2.r), M::Sub(s1.i, s2.i)};
+    tw1 += fstride;
+    tw2 += fstride * 2;
+    out[m] = {M::SubHalf(out[0].r, s3.r), M::SubHalf(out[0].i, s3.i)};
+    s0 = {M::Mul(s0.r, epi3.i), M::Mul(s0.i, epi3.i)};
+    out[0] = {M::Add(out[0].r, s3.r), M::Add(out[0].i, s3.i)};
+    out[m2] = {M::Add(out[m].r, s0.i), M::Sub(out[m].i, s0.r)};
+    out[m] = {M::Sub(out[m].r, s0.i), M::Add(out[m].i, s0.r)};
+  }
+}
+
+template <typename S>
+void KissBfly5(KissCpx<S>* out, int32_t fstride, const KissFft<S>& st, int32_t m) {
+  using M = KissMath<S>;
+  const KissCpx<S>* tw = st.twiddles;
+  const KissCpx<S> ya = tw[fstride * m], yb = tw[fstride * 2 * m];
+  KissCpx<S>*f0 = out, *f1 = out + m, *f2 = out + 2 * m, *f3 = out + 3 * m, *f4 = out + 4 * m;
+  for (int32_t u = 0; u < m; ++u, ++f0, ++f1, ++f2, ++f3, ++f4) {
+    for (KissCpx<S>* f : {f0, f1, f2, f3, f4}) M::FixDiv(f, 5);
+    const KissCpx<S> s0 = *f0;
+    const KissCpx<S> s1 = M::CMul(*f1, tw[u * fstride]), s2 = M::CMul(*f2, tw[2 * u * fstride]);
+    const KissCpx<S> s3 = M::CMul(*f3, tw[3 * u * fstride]), s4 = M::CMul(*f4, tw[4 * u * fstride]);
+    const KissCpx<S> s7{M::Add(s1.r, s4.r), M::Add(s1.i, s4.i)}, s10{M::Sub(s1.r, s4.r), M::Sub(s1.i, s4.i)};
+    const KissCpx<S> s8{M::Add(s2.r, s3.r), M::Add(s2.i, s3.i)}, s9{M::Sub(s2.r, s3.r), M::Sub(s2.i, s3.i)};
+    *f0 = {M::Add(f0->r, M::Add(s7.r, s8.r)), M::Add(f0->i, M::Add(s7.i, s8.i))};
+    const KissCpx<S> s5{M::Add(M::Add(s0.r, M::Mul(s7.r, ya.r)), M::Mul(s8.r, yb.r)),
+                        M::Add(M::Add(s0.i, M::Mul(s7.i, ya.r)), M::Mul(s8.i, yb.r))};
+    const KissCpx<S> s6{M::Add(M::Mul(s10.i, ya.i), M::Mul(s9.i, yb.i)),
+                        M::Sub(M::Neg(M::Mul(s10.r, ya.i)), M::Mul(s9.r, yb.i))};
+    *f1 = {M::Sub(s5.r, s6.r), M::Sub(s5.i, s6.i)};
+    *f4 = {M::Add(s5.r, s6.r), M::Add(s5.i, s6.i)};
+    const KissCpx<S> s11{M::Add(M::Add(s0.r, M::Mul(s7.r, yb.r)), M::Mul(s8.r, ya.r)),
+                         M::Add(M::Add(s0.i, M::Mul(s7.i, yb.r)), M::Mul(s8.i, ya.r))};
+    const KissCpx<S> s12{M::Add(M::Neg(M::Mul(s10.i, yb.i)), M::Mul(s9.i, ya.i)),
+                         M::Sub(M::Mul(s10.r, yb.i), M::Mul(s9.r, ya.i))};
+    *f2 = {M::Add(s11.r, s12.r), M::Add(s11.i, s12.i)};
+    *f3 = {M::Sub(s11.r, s12.r), M::Sub(s11.i, s12.i)};
+  }
+}
+
 // KISS kf_work (decimation in time; recursion depth = number of factors <= 32).
 template <typename S>
 void KissWork(KissCpx<S>* out, const KissCpx<S>* f, int32_t fstride, const int32_t* factors, const KissFft<S>& st) {
@@ -170,10 +228,11 @@ void KissWork(KissCpx<S>* out, const KissCpx<S>* f, int32_t fstride, const int32
       f += fstride;
     } while ((out += m) != end);
   }
-  if (p == 4) {
-    KissBfly4(begin, fstride, st, m);
-  } else {
-    KissBfly2(begin, fstride, st, m);
+  switch (p) {
+    case 2: KissBfly2(begin, fstride, st, m); break;
+    case 3: KissBfly3(begin, fstride, st, m); break;
+    case 4: KissBfly4(begin, fstride, st, m); break;
+    default: KissBfly5(begin, fstride, st, m); break;  // KissFactor admits 2, 3, 4 and 5 only
   }
 }
 

@@ -22,14 +22,15 @@ struct RealFft {
 StatusCode ReadRealFftOptions(KernelContext& ctx, const char* op, TensorView* in, TensorView* out, TensorType* type,
                               int32_t* fft_length);
 
-// Factors fft_length / 2 (radix 4 and 2 only, else kUnsupported) and fills the tables.
+// Factors fft_length / 2 (radix 4, 2, 3 and 5 only, else kUnsupported) and fills the tables.
 template <typename S>
 StatusCode PrepareRealFft(KernelContext& ctx, int32_t fft_length, bool inverse, RealFft<S>* r) {
   const int32_t n = fft_length / 2;
   r->fft.nfft = n;
   r->fft.inverse = inverse;
   if (!KissFactor(n, r->fft.factors)) {
-    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
+    return ctx.Fail(StatusCode::kUnsupported,
+                    "fft_length %d: half of it has a prime factor above 5 (TFLM's KISS FFT cannot run it)", fft_length);
   }
   const uint32_t cpx = static_cast<uint32_t>(sizeof(KissCpx<S>));
   void *tw = nullptr, *stw = nullptr, *tmp = nullptr;

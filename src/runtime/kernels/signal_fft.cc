@@ -5,8 +5,8 @@
 //    bit-exact with the KISS FFT builds TFLM links (kiss_fft.h): a complex FFT of length
 //    fft_length/2 over the packed (even, odd) samples (fixed point: every butterfly stage divides
 //    by its radix with rounding), then kiss_fftr's split into fft_length/2 + 1 bins. Twiddles are
-//    computed in double at prepare. O(n log n) per frame. Radix 4 and 2 stages are supported
-//    (every power-of-two length); other lengths are refused.
+//    computed in double at prepare. O(n log n) per frame. Radix 4, 2, 3 and 5 stages; a length
+//    whose half has a larger prime factor is refused (TFLM's KISS build cannot run it).
 #include <cmath>
 #include <cstring>
 

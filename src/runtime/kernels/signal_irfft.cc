@@ -2,8 +2,8 @@
 // frame of fft_length / 2 + 1 complex bins into fft_length samples, bit-exact with TFLM
 // (irfft.cc, irfft_{int16,int32,float}.cc): KISS FFT's kiss_fftri (kiss_fft.h) with inverse
 // twiddles; float32 then divides by fft_length (KISS does not scale), the fixed-point builds keep
-// KISS's per-stage scaling. Options T and fft_length from the custom options. Radix 4 and 2
-// stages only (power-of-two fft_length / 2). O(n log n) per frame.
+// KISS's per-stage scaling. Options T and fft_length from the custom options. Radix 4, 2, 3 and 5
+// stages (fft_length / 2 with no larger prime factor). O(n log n) per frame.
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/kiss_fft.h"
 #include "runtime/kernels/real_fft.h"
