@@ -392,6 +392,7 @@ const char* PrepareTempSpec(const std::string& op_name) {
       {"CUSTOM:SignalDelay", "i0 o0"},
       {"CUSTOM:SignalFramer", "i0 o0 o1"},
       {"CUSTOM:SignalIrfft", "i0 o0"},
+      {"CUSTOM:SignalRfft", "i0 o0"},  // input, output; the work area is a scratch request
       {"CUSTOM:SignalOverlapAdd", "i0 o0"},
       {"CUSTOM:SignalStacker", "i0 o0 o1"},
   };
