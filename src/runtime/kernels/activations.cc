@@ -35,8 +35,14 @@ struct QuantParams {
 
 uint32_t Count(const TensorView& t) { return t.bytes / TypeSize(t.type); }
 
-// Common checks: one input, one output, same type and element count, type in the allowed set.
-StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16) {
+bool UnaryTypeOk(TensorType t, bool allow_int16) {
+  return t == TensorType::FLOAT32 || t == TensorType::INT8 || (allow_int16 && t == TensorType::INT16);
+}
+
+// Common checks: one input, one output, same type and element count, type in the allowed set
+// (unless `type_at_invoke`: TFLM's Eval checks it, as for RELU6).
+StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16,
+                      bool type_at_invoke = false) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
@@ -44,13 +50,12 @@ StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool 
     return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
                     TypeName(out->type));
   }
-  const bool ok = in->type == TensorType::FLOAT32 || in->type == TensorType::INT8 ||
-                  (allow_int16 && in->type == TensorType::INT16);
-  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in->type));
+  const bool ok = UnaryTypeOk(in->type, allow_int16);
+  if (!ok && !type_at_invoke) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in->type));
   if (in->bytes != out->bytes) {
     return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in->bytes, out->bytes);
   }
-  if (in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
+  if (ok && in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
     return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
   }
   return StatusCode::kOk;
@@ -134,10 +139,10 @@ StatusCode EvalLeakyRelu(KernelContext& ctx) {
 // ---- RELU -------------------------------------------------------------------------------------
 StatusCode PrepareRelu(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true, /*type_at_invoke=*/true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
+  if (in.type == TensorType::FLOAT32 || !UnaryTypeOk(in.type, true)) return StatusCode::kOk;
   if (in.type == TensorType::INT16 && (in.zero_point != 0 || out.zero_point != 0)) {
     return ctx.Fail(StatusCode::kInvalidModel, "int16 RELU needs zero points 0 (got %d, %d)", in.zero_point,
                     out.zero_point);
@@ -164,10 +169,10 @@ StatusCode EvalRelu(KernelContext& ctx) {
 // ---- RELU6 ------------------------------------------------------------------------------------
 StatusCode PrepareRelu6(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true, /*type_at_invoke=*/true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
+  if (in.type == TensorType::FLOAT32 || !UnaryTypeOk(in.type, true)) return StatusCode::kOk;
   int32_t tmin = 0, tmax = 0;
   QuantizedTypeRange(in.type, &tmin, &tmax);
   // TFLM FloatToQuantizedType: round(6 / scale) + zero_point, clamped to the type.
@@ -179,6 +184,11 @@ StatusCode PrepareRelu6(KernelContext& ctx) {
 }
 
 StatusCode EvalRelu6(KernelContext& ctx) {
+  TensorView in;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  if (!UnaryTypeOk(in.type, true)) {
+    return ctx.Fail(StatusCode::kUnsupported, "Only float32/int8/int16 is supported currently, got %s", TypeName(in.type));
+  }
   return EvalElementwise(
       ctx, [](const QuantParams&, float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); },
       // Upper bound first, as TFLM (matters only if the bounds cross).

@@ -4,6 +4,7 @@
 // a tight loop per op. O(elements).
 #include <cmath>
 
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 
 namespace arenaplan::rt {
@@ -24,6 +25,16 @@ StatusCode PrepareUnary(KernelContext& ctx, TensorType type) {
 }
 
 StatusCode PrepareFloat(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::FLOAT32); }
+
+// FLOOR and NEG: TFLM checks the type only in Eval (floor.cc has no Prepare; neg.cc's Eval switch),
+// so a model of another type allocates and then fails its Invoke.
+StatusCode PrepareTypeAtInvoke(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
+  TensorView in, out;
+  RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
+  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  return StatusCode::kOk;
+}
 StatusCode PrepareBool(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::BOOL); }
 
 float RoundToNearestEven(float v) {
@@ -57,6 +68,9 @@ StatusCode EvalFloat(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if constexpr (F == Fn::kFloor || F == Fn::kNeg) {  // PrepareTypeAtInvoke
+    RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::FLOAT32, "input"));
+  }
   Loop<F>(in.As<float>(), out.As<float>(), out.bytes / 4);
   return StatusCode::kOk;
 }
@@ -74,9 +88,9 @@ StatusCode EvalLogicalNot(KernelContext& ctx) {
 const KernelRegistration kCeil{"CEIL", &PrepareFloat, &EvalFloat<Fn::kCeil>};
 const KernelRegistration kCos{"COS", &PrepareFloat, &EvalFloat<Fn::kCos>};
 const KernelRegistration kExp{"EXP", &PrepareFloat, &EvalFloat<Fn::kExp>};
-const KernelRegistration kFloor{"FLOOR", &PrepareFloat, &EvalFloat<Fn::kFloor>};
+const KernelRegistration kFloor{"FLOOR", &PrepareTypeAtInvoke, &EvalFloat<Fn::kFloor>};
 const KernelRegistration kLog{"LOG", &PrepareFloat, &EvalFloat<Fn::kLog>};
-const KernelRegistration kNeg{"NEG", &PrepareFloat, &EvalFloat<Fn::kNeg>};
+const KernelRegistration kNeg{"NEG", &PrepareTypeAtInvoke, &EvalFloat<Fn::kNeg>};
 const KernelRegistration kRound{"ROUND", &PrepareFloat, &EvalFloat<Fn::kRound>};
 const KernelRegistration kSin{"SIN", &PrepareFloat, &EvalFloat<Fn::kSin>};
 const KernelRegistration kSqrt{"SQRT", &PrepareFloat, &EvalFloat<Fn::kSqrt>};
