@@ -6,13 +6,16 @@
 // a type outside the row's allowed set.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "model/writer.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/registrations.h"
 #include "runtime/op_resolver.h"
+#include "runtime/standalone_context.h"
 #include "tflm/kernels.h"
 
 namespace arenaplan::rt {
@@ -84,6 +87,92 @@ TEST(InvokeTypeCheckTest, RefusedAtInvokeWhereTflmRefusesAtInvoke) {
     ++checked;
   }
   EXPECT_GE(checked, 10);  // the table marks all of these but one as failing at Invoke
+}
+
+// The same for ops with constant parameter inputs, run through one kernel context: Prepare must
+// pass and Eval refuse. Parameters are the identity (zero paddings, the whole slice, ...).
+struct Buffer {  // zeroed bytes for `dims` elements of `type`, or int32 values
+  std::vector<uint8_t> bytes;
+  std::vector<int32_t> dims;
+  TensorView view{};
+  Buffer(TensorType type, std::vector<int32_t> d, std::vector<int32_t> values = {}) : dims(std::move(d)) {
+    size_t n = 1;
+    for (int32_t v : dims) n *= static_cast<size_t>(v);
+    bytes.assign(values.empty() ? n * TypeSize(type) : values.size() * 4, 0);
+    if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
+    view = MakeView(bytes.data(), type, dims.data(), static_cast<int32_t>(dims.size()));
+  }
+};
+
+struct ParamOp {
+  const char* name;
+  const KernelRegistration* (*kernel)();
+  // inputs and outputs for data type t
+  std::vector<std::unique_ptr<Buffer>> (*tensors)(TensorType t, uint32_t* num_inputs);
+};
+
+std::vector<std::unique_ptr<Buffer>> List(std::vector<Buffer*> b) {
+  std::vector<std::unique_ptr<Buffer>> out;
+  for (Buffer* x : b) out.emplace_back(x);
+  return out;
+}
+constexpr TensorType I32 = TensorType::INT32;
+
+const ParamOp kParamOps[] = {
+    {"PAD", &Register_PAD, [](TensorType t, uint32_t* n) {
+       *n = 2;
+       return List({new Buffer(t, {1, 4}), new Buffer(I32, {2, 2}, {0, 0, 0, 0}), new Buffer(t, {1, 4})});
+     }},
+    {"PADV2", &Register_PADV2, [](TensorType t, uint32_t* n) {
+       *n = 3;
+       return List({new Buffer(t, {1, 4}), new Buffer(I32, {2, 2}, {0, 0, 0, 0}), new Buffer(t, {1}),
+                    new Buffer(t, {1, 4})});
+     }},
+    {"SLICE", &Register_SLICE, [](TensorType t, uint32_t* n) {
+       *n = 3;
+       return List({new Buffer(t, {4}), new Buffer(I32, {1}, {0}), new Buffer(I32, {1}, {4}), new Buffer(t, {4})});
+     }},
+    {"DYNAMIC_UPDATE_SLICE", &Register_DYNAMIC_UPDATE_SLICE, [](TensorType t, uint32_t* n) {
+       *n = 3;
+       return List({new Buffer(t, {4}), new Buffer(t, {2}), new Buffer(I32, {1}, {0}), new Buffer(t, {4})});
+     }},
+    {"REDUCE_MAX", &Register_REDUCE_MAX, [](TensorType t, uint32_t* n) {
+       *n = 2;
+       return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
+     }},
+    {"REDUCE_MIN", &Register_REDUCE_MIN, [](TensorType t, uint32_t* n) {
+       *n = 2;
+       return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
+     }},
+    {"SUM", &Register_SUM, [](TensorType t, uint32_t* n) {
+       *n = 2;
+       return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
+     }},
+};
+
+TEST(InvokeTypeCheckTest, OpsWithParameterInputsRefuseAtInvokeToo) {
+  int checked = 0;
+  for (const ParamOp& op : kParamOps) {
+    SCOPED_TRACE(op.name);
+    const tflm::KernelEntry* e = tflm::FindKernelEntry(op.name);
+    ASSERT_NE(e, nullptr);
+    if (e->types != tflm::TypeRule::kAllowedTypes || !e->check.at_invoke) continue;
+    MT mt{};
+    ASSERT_TRUE(RefusedType(*e, &mt));
+    uint32_t num_inputs = 0;
+    auto buffers = op.tensors(static_cast<TensorType>(mt), &num_inputs);
+    std::vector<TensorView*> ins, outs;
+    for (size_t k = 0; k < buffers.size(); ++k) (k < num_inputs ? ins : outs).push_back(&buffers[k]->view);
+    std::vector<uint8_t> mem(1024);
+    StandaloneContext ctx(ins.data(), num_inputs, outs.data(), static_cast<uint32_t>(outs.size()), nullptr, mem.data(),
+                          mem.size(), op.name);
+    const StatusCode prepared = ctx.Prepare(*op.kernel());
+    EXPECT_EQ(prepared, StatusCode::kOk) << ctx.error().text;
+    if (prepared != StatusCode::kOk) continue;
+    EXPECT_EQ(ctx.Eval(*op.kernel()), StatusCode::kUnsupported) << ctx.error().text;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 7);
 }
 
 }  // namespace
