@@ -57,7 +57,7 @@ std::vector<uint8_t> ElementwiseModel(const ElementwiseOp& op, MT type) {
 
 // The first of these types the row refuses.
 bool RefusedType(const tflm::KernelEntry& e, MT* type) {
-  for (MT t : {MT::kInt32, MT::kInt16, MT::kInt64, MT::kInt8}) {
+  for (MT t : {MT::kInt32, MT::kInt16, MT::kInt64, MT::kInt8, MT::kUInt8}) {
     if ((e.check.allowed & tflm::TypeSet({t})) == 0) {
       *type = t;
       return true;
@@ -136,6 +136,10 @@ const ParamOp kParamOps[] = {
        *n = 3;
        return List({new Buffer(t, {4}), new Buffer(t, {2}), new Buffer(I32, {1}, {0}), new Buffer(t, {4})});
      }},
+    {"CAST", &Register_CAST, [](TensorType t, uint32_t* n) {
+       *n = 1;
+       return List({new Buffer(t, {4}), new Buffer(TensorType::FLOAT32, {4})});
+     }},
     {"REDUCE_MAX", &Register_REDUCE_MAX, [](TensorType t, uint32_t* n) {
        *n = 2;
        return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
@@ -172,7 +176,7 @@ TEST(InvokeTypeCheckTest, OpsWithParameterInputsRefuseAtInvokeToo) {
     EXPECT_EQ(ctx.Eval(*op.kernel()), StatusCode::kUnsupported) << ctx.error().text;
     ++checked;
   }
-  EXPECT_EQ(checked, 7);
+  EXPECT_EQ(checked, 8);
 }
 
 }  // namespace
