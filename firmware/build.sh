@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Cortex-M4 firmware (runtime + kernels + firmware/*.cc + one embedded model) with
+# Builds the Cortex-M4 firmware (rules + runtime + kernels + firmware/*.cc + one embedded model) with
 # arm-none-eabi-g++ for qemu's mps2-an386 board, linked twice from the same objects:
 #   fw.elf      the kernels of OPS_FILE only (gen_op_resolver.py; every kernel without OPS_FILE);
 #   fw_all.elf  every kernel (its map gives the flash per kernel: flash_report.py).
@@ -41,11 +41,11 @@ CXXFLAGS="$CPU -O2 -g -DNDEBUG -std=c++17 -fno-exceptions -fno-rtti -fno-threads
   -Wall -Wno-psabi -Wno-format -I$SRC/src -I$GEN -I$OUT/inc -I$SRC/firmware \
   -DFW_ARENA_BYTES=$ARENA -DFW_EXPECTED_FNV=\"$FNV\" -DFW_MODEL_NAME=\"$NAME\""
 
-SOURCES=$(ls "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc "$OUT/model_data.cc" \
-          "$OUT/op_resolver_model.cc" "$OUT/op_resolver_all.cc")
+SOURCES=$(ls "$SRC"/src/rules/*.cc "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc \
+          "$OUT/model_data.cc" "$OUT/op_resolver_model.cc" "$OUT/op_resolver_all.cc")
 # Incremental: an object is rebuilt when missing or older than its source, any runtime/firmware
 # header, the generated schema or this script; main.cc and model_data.cc (macros) always.
-NEWEST=$(ls -t $(find "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
+NEWEST=$(ls -t $(find "$SRC/src/rules" "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
          "$SRC/firmware/build.sh" | head -1)
 WANT=""
 TODO=""

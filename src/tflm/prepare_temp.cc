@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include "rules/limits.h"
+#include "util/align.h"
+
 namespace arenaplan::tflm {
 namespace {
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+constexpr uint64_t kAlign = rules::kBufferAlignment;  // arenas and the tail end are 16-aligned
 }  // namespace
 
 void PrepareTempModel::BeginNode(uint64_t head) {
@@ -14,7 +17,7 @@ void PrepareTempModel::BeginNode(uint64_t head) {
 }
 
 void PrepareTempModel::Temp(const TempAllocation& t, uint64_t tail_used) {
-  const uint64_t start = AlignUp(temp_, t.align);
+  const uint64_t start = AlignUp<uint64_t>(temp_, t.align);
   temp_ = start + t.size;
   // AllocateTemp fails unless tail - aligned temp >= size.
   lower_ = std::max(lower_, tail_used + temp_);
@@ -42,15 +45,15 @@ bool PrepareTempModel::Works(uint64_t arena) const {
 }
 
 uint64_t PrepareTempModel::Smallest(uint64_t floor) const {
-  uint64_t a = std::max(floor, AlignUp(lower_, 16));
-  while (!Works(a)) a += 16;  // ends by Safe(): past every critical range nothing overlaps
+  uint64_t a = std::max(floor, AlignUp(lower_, kAlign));
+  while (!Works(a)) a += kAlign;  // ends by Safe(): past every critical range nothing overlaps
   return a;
 }
 
 uint64_t PrepareTempModel::Safe(uint64_t floor) const {
-  uint64_t a = std::max(floor, AlignUp(lower_, 16));
+  uint64_t a = std::max(floor, AlignUp(lower_, kAlign));
   for (const Overlap& o : overlaps_) {
-    for (const Range& c : o.critical) a = std::max(a, o.tail_used_after + AlignUp(c.second, 16));
+    for (const Range& c : o.critical) a = std::max(a, o.tail_used_after + AlignUp(c.second, kAlign));
   }
   return a;
 }
