@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Cortex-M4 firmware (rules + runtime + kernels + firmware/*.cc + one embedded model) with
-# arm-none-eabi-g++ for qemu's mps2-an386 board.
-# usage: build.sh OUT_DIR GENERATED_DIR MODEL.tflite ARENA_BYTES "EXPECTED_FNV..."
+# arm-none-eabi-g++ for qemu's mps2-an386 board, linked twice from the same objects:
+#   fw.elf      the kernels of OPS_FILE only (gen_op_resolver.py; every kernel without OPS_FILE);
+#   fw_all.elf  every kernel (its map gives the flash per kernel: flash_report.py).
+# usage: build.sh OUT_DIR GENERATED_DIR MODEL.tflite ARENA_BYTES "EXPECTED_FNV..." [OPS_FILE]
 #   GENERATED_DIR: the host build's generated/ (holds schema/tflite_subset_generated.h)
+#   OPS_FILE: the model's operator names, one a line (`arenaplan inspect --format json`, operator_set)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="$1"; GEN="$2"; MODEL="$3"; ARENA="$4"; FNV="${5:-}"
+OUT="$1"; GEN="$2"; MODEL="$3"; ARENA="$4"; FNV="${5:-}"; OPS="${6:-}"
 mkdir -p "$OUT/obj" "$OUT/inc"
 ln -sfn /usr/include/flatbuffers "$OUT/inc/flatbuffers"   # flatbuffers headers only, not host libc
 
@@ -21,14 +24,25 @@ with open(sys.argv[2], 'w') as f:
     f.write('};\nextern const unsigned int g_model_len = %d;\n' % len(data))
 PY
 
+# The op resolvers: generated, never committed; rewritten only when their text changes.
+resolver() {  # NAME ARGS...
+  local name="$1"; shift
+  python3 "$SRC/firmware/gen_op_resolver.py" "$SRC/src/runtime/kernels/op_table.cc" "$OUT/$name.new" "$@"
+  cmp -s "$OUT/$name.new" "$OUT/$name" && rm "$OUT/$name.new" || mv "$OUT/$name.new" "$OUT/$name"
+}
+if [ -n "$OPS" ]; then resolver op_resolver_model.cc --ops "$OPS"; else resolver op_resolver_model.cc --all; fi
+resolver op_resolver_all.cc --all
+
 CXX=arm-none-eabi-g++
+command -v ccache >/dev/null && CXX="ccache $CXX"
 CPU="-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"
 NAME="$(basename "$MODEL" .tflite)"
 CXXFLAGS="$CPU -O2 -g -DNDEBUG -std=c++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics -ffunction-sections -fdata-sections \
   -Wall -Wno-psabi -Wno-format -I$SRC/src -I$GEN -I$OUT/inc -I$SRC/firmware \
   -DFW_ARENA_BYTES=$ARENA -DFW_EXPECTED_FNV=\"$FNV\" -DFW_MODEL_NAME=\"$NAME\""
 
-SOURCES=$(ls "$SRC"/src/rules/*.cc "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc "$OUT/model_data.cc")
+SOURCES=$(ls "$SRC"/src/rules/*.cc "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc \
+          "$OUT/model_data.cc" "$OUT/op_resolver_model.cc" "$OUT/op_resolver_all.cc")
 # Incremental: an object is rebuilt when missing or older than its source, any runtime/firmware
 # header, the generated schema or this script; main.cc and model_data.cc (macros) always.
 NEWEST=$(ls -t $(find "$SRC/src/rules" "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
@@ -39,7 +53,7 @@ for s in $SOURCES; do
   o="$OUT/obj/$(echo "$s" | tr / _).o"
   WANT="$WANT $o"
   if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$NEWEST" -nt "$o" ] || [ "$s" = "$OUT/model_data.cc" ] || \
-     [ "$s" = "$SRC/firmware/main.cc" ]; then
+     [ "$s" = "$SRC/firmware/main.cc" ]; then  # (ccache makes the always-rebuilt ones cheap)
     TODO="$TODO $s"
   fi
 done
@@ -51,11 +65,15 @@ export CXX CXXFLAGS OUT
 if [ -n "$TODO" ]; then
   printf '%s\n' $TODO | xargs -P 2 -I{} sh -c 'o="$OUT/obj/$(echo {} | tr / _).o"; $CXX $CXXFLAGS -c {} -o "$o"'
 fi
-$CXX $CPU -T "$SRC/firmware/mps2_an386.ld" -nostartfiles --specs=rdimon.specs -Wl,--gc-sections \
-  -Wl,-Map="$OUT/fw.map" -o "$OUT/fw.elf" $WANT -lm
-# No heap on the device: nothing may pull in malloc.
-if arm-none-eabi-nm "$OUT/fw.elf" | grep -qwE "malloc|_malloc_r|_sbrk"; then
-  echo "firmware links malloc (heap use)" >&2
-  exit 1
-fi
-arm-none-eabi-size "$OUT/fw.elf"
+obj() { echo "$OUT/obj/$(echo "$1" | tr / _).o"; }
+for image in fw fw_all; do
+  other=$(obj "$OUT/op_resolver_all.cc"); [ "$image" = fw_all ] && other=$(obj "$OUT/op_resolver_model.cc")
+  arm-none-eabi-g++ $CPU -T "$SRC/firmware/mps2_an386.ld" -nostartfiles --specs=rdimon.specs -Wl,--gc-sections \
+    -Wl,-Map="$OUT/$image.map" -o "$OUT/$image.elf" $(printf '%s\n' $WANT | grep -vxF "$other") -lm
+  # No heap on the device: nothing may pull in malloc.
+  if arm-none-eabi-nm "$OUT/$image.elf" | grep -qwE "malloc|_malloc_r|_sbrk"; then
+    echo "firmware $image links malloc (heap use)" >&2
+    exit 1
+  fi
+done
+arm-none-eabi-size "$OUT/fw.elf" "$OUT/fw_all.elf"

@@ -3,6 +3,7 @@
 // and report the exit status through semihosting so that qemu ends with it.
 #include <cstdint>
 
+#include "instruction_count.h"
 #include "semihost.h"
 
 extern "C" {
@@ -45,5 +46,5 @@ __attribute__((section(".vectors"), used)) void (*const g_vectors[16])() = {
     Fault_Handler,  // DebugMon
     nullptr,
     Fault_Handler,  // PendSV
-    Fault_Handler,  // SysTick
+    SysTick_Handler,  // counts SysTick wraps (instruction_count.h)
 };

@@ -1,5 +1,6 @@
 # The Cortex-M firmware (firmware/): cross-built with arm-none-eabi-g++ and run on qemu's mps2-an386
-# by firmware/run_qemu.sh, which checks the outputs against the golden TFLM digests. Label: firmware.
+# by firmware/run_qemu.sh, which checks the outputs against the golden TFLM digests, the model-only and
+# every-kernel images (kernels linked, flash) and the instruction-count calibration. Label: firmware.
 # Included from tests/CMakeLists.txt. Needs the arenaplan binary (to size the arena) to be built.
 find_program(ARENAPLAN_ARM_GXX arm-none-eabi-g++)
 find_program(ARENAPLAN_QEMU_ARM qemu-system-arm)

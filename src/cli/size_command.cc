@@ -33,7 +33,12 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
     std::printf("smallest working arena:           %llu bytes%s\n",
                 static_cast<unsigned long long>(s.min_arena_bytes),
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
-    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
+    if (s.safe_arena_bytes > s.min_arena_bytes) {
+      std::printf("every arena from:                 %llu bytes works\n",
+                  static_cast<unsigned long long>(s.safe_arena_bytes));
+    }
+    // The constant is the size from which every larger arena works too, so headroom stays safe.
+    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.safe_arena_bytes));
   }
   for (const auto& n : s.notes) std::printf("note: %s\n", report::Printable(n).c_str());
 }

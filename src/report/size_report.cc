@@ -17,6 +17,7 @@ nlohmann::json SizeToJson(const std::string& model, const tflm::ArenaSize& s) {
     j["tail_bytes"] = s.tail_bytes;
     j["arena_used_bytes"] = s.arena_used_bytes;
     j["min_arena_bytes"] = s.supported ? nlohmann::json(s.min_arena_bytes) : nlohmann::json(nullptr);
+    j["safe_arena_bytes"] = s.supported ? nlohmann::json(s.safe_arena_bytes) : nlohmann::json(nullptr);
     j["planned_buffers"] = s.planned_buffers;
     j["scratch_requests"] = s.scratch_requests;
     nlohmann::json cats = nlohmann::json::object();
@@ -29,7 +30,7 @@ nlohmann::json SizeToJson(const std::string& model, const tflm::ArenaSize& s) {
     }
     j["ops"] = ops;
   } else {
-    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes"}) j[k] = nullptr;
+    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes", "safe_arena_bytes"}) j[k] = nullptr;
     j["tail_breakdown"] = nlohmann::json::object();
   }
   j["notes"] = s.notes;

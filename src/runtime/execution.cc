@@ -217,6 +217,13 @@ void* Interpreter::GetScratch(int32_t index) {
   return ArenaPtr(arena_, tables_.scratch_offset[index]);
 }
 
+bool Interpreter::PlannedRegion(uint8_t** base, uint32_t* bytes) {
+  if (state_ != State::kAllocated || in_prepare_) return false;
+  *base = arena_.base;
+  *bytes = arena_.head;
+  return true;
+}
+
 // A view built from the flatbuffer: constants point into the model, other tensors at their arena
 // offset once they have one (planned tensors after planning, VAR_HANDLE outputs from prepare on).
 TensorView Interpreter::View(uint32_t s, int32_t index) const {

@@ -178,6 +178,7 @@ class Interpreter final : private KernelContext {
   StatusCode AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
   StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
   StatusCode PointOutputAt(uint32_t k, void* data) override;
+  bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;

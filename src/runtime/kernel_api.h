@@ -86,6 +86,12 @@ class KernelContext {
     return Fail(StatusCode::kUnsupported, "outputs cannot be redirected here");
   }
 
+  // --- the planned region (eval only) ---------------------------------------------------------------
+  // [*base, *base + *bytes): every planned tensor and scratch buffer. Only for reproducing a TFLM
+  // kernel that writes past its outputs into whatever the plan put there
+  // (TFLite_Detection_PostProcess with several classes per anchor); false where there is none.
+  virtual bool PlannedRegion(uint8_t** base, uint32_t* bytes) { return false; }
+
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
   StatusCode Fail(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
