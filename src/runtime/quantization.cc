@@ -52,7 +52,8 @@ int32_t RoundingDivideByPOT(int32_t x, int exponent) {
 }
 
 int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
-  const int left_shift = shift > 0 ? shift : 0;
+  // Valid multipliers have |shift| <= 31; clamp hostile ones so every shift below is defined.
+  const int left_shift = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   // TFLM multiplies in int32 (wrapping is UB there too); do it unsigned to stay defined.
   const int32_t shifted =
@@ -64,10 +65,14 @@ int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, i
 int32_t MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, int shift) {
   const int32_t reduced =
       quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
-  const int total_shift = 15 - shift;
-  const int64_t round = static_cast<int64_t>(1) << (total_shift - 1);
-  int64_t result = x * static_cast<int64_t>(reduced) + round;
-  result = result >> total_shift;
+  // TFLM's int16 paths keep 1 <= total_shift <= 62; a hostile shift outside that (UB in TFLM) is
+  // clamped, and the product wraps (unsigned) instead of overflowing.
+  int total_shift = 15 - shift;
+  if (total_shift < 1) total_shift = 1;
+  if (total_shift > 62) total_shift = 62;
+  const uint64_t round = uint64_t{1} << (total_shift - 1);
+  const int64_t sum = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(int64_t{reduced}) + round);
+  const int64_t result = sum >> total_shift;
   return static_cast<int32_t>(result);
 }
 
