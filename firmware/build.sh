@@ -2,7 +2,7 @@
 # Builds the Cortex-M4 firmware (runtime + kernels + firmware/*.cc + one embedded model) with
 # arm-none-eabi-g++ for qemu's mps2-an386 board.
 # usage: build.sh OUT_DIR GENERATED_DIR MODEL.tflite ARENA_BYTES "EXPECTED_FNV..."
-#   GENERATED_DIR: the host build's generated/ (holds schema/tflite_subset_generated.h)
+#   GENERATED_DIR: the host build's generated/ (holds schema/tflite_generated.h)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$1"; GEN="$2"; MODEL="$3"; ARENA="$4"; FNV="${5:-}"
@@ -31,7 +31,7 @@ CXXFLAGS="$CPU -O2 -g -DNDEBUG -std=c++17 -fno-exceptions -fno-rtti -fno-threads
 SOURCES=$(ls "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc "$OUT/model_data.cc")
 # Incremental: an object is rebuilt when missing or older than its source, any runtime/firmware
 # header, the generated schema or this script; main.cc and model_data.cc (macros) always.
-NEWEST=$(ls -t $(find "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
+NEWEST=$(ls -t $(find "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_generated.h" \
          "$SRC/firmware/build.sh" | head -1)
 WANT=""
 TODO=""

@@ -7,7 +7,7 @@
 
 #include "model/model.h"
 #include "model/offline_plan.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::model {

@@ -20,7 +20,7 @@
 
 #include "runtime/status.h"
 #include "runtime/tensor_view.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 

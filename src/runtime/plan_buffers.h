@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "runtime/status.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 

@@ -9,7 +9,7 @@
 
 #include "runtime/plan_buffers.h"
 #include "runtime/status.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 

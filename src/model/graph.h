@@ -1,0 +1,31 @@
+// An editable graph: the whole model as flatc's object API builds it from the complete schema
+// (tflo::ModelT: operator codes, subgraphs with tensors and operators and their full builtin /
+// builtin_2 / custom options, buffers with their data, metadata, signature defs, debug indices,
+// ...). Nothing is re-declared here: the library's generated types are the graph, its UnPack reads
+// every field and its Pack writes every field back. Host only (std::vector, std::string).
+//
+// ReadGraph runs the verified reader (ReadModel) first, so a graph only ever holds a model whose
+// indices and sizes were checked. Buffers and custom options stored outside the flatbuffer (models
+// past 2 GB: offset / size from the file start) are read into the graph inline; WriteGraph writes
+// everything inline, with buffer data 16-byte aligned (the schema's force_align), so a written
+// graph reads back equal (==, generated) to the graph written. O(model size) both ways.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "schema/tflite_object_api_generated.h"
+#include "util/result.h"
+
+namespace arenaplan::model {
+
+using Graph = tflo::ModelT;
+
+Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size);
+
+// The .tflite bytes of `graph` (identifier "TFL3"). InvalidArgument when the result would pass
+// the flatbuffer 2 GiB limit.
+Result<std::vector<uint8_t>> WriteGraph(const Graph& graph);
+
+}  // namespace arenaplan::model

@@ -1,0 +1,124 @@
+// The editable graph keeps fields the read view and the spec writer never knew (builtin_options_2,
+// signature defs, debug indices, sparsity, per-op option fields), inlines external buffers, and
+// rejects malformed bytes with the reader's message.
+#include <gtest/gtest.h>
+
+#include "model/graph.h"
+#include "model/writer.h"
+
+namespace arenaplan::model {
+namespace {
+
+// A one-op model built with the object API itself, carrying rarely used fields.
+std::unique_ptr<Graph> RichGraph() {
+  auto g = std::make_unique<Graph>();
+  g->version = 3;
+  g->description = "rich";
+  g->buffers.push_back(std::make_unique<tflo::BufferT>());
+  auto code = std::make_unique<tflo::OperatorCodeT>();
+  code->builtin_code = tflo::BuiltinOperator::STABLEHLO_COMPOSITE;
+  code->deprecated_builtin_code = 127;
+  g->operator_codes.push_back(std::move(code));
+  auto sg = std::make_unique<tflo::SubGraphT>();
+  sg->name = "main";
+  sg->debug_metadata_index = 7;
+  for (int i = 0; i < 2; ++i) {
+    auto t = std::make_unique<tflo::TensorT>();
+    t->name = "t" + std::to_string(i);
+    t->type = tflo::TensorType::INT8;
+    t->shape = {1, 4};
+    t->has_rank = true;
+    t->quantization = std::make_unique<tflo::QuantizationParametersT>();
+    t->quantization->scale = {0.5f};
+    t->quantization->zero_point = {-3};
+    t->quantization->min = {-1.0f};
+    sg->tensors.push_back(std::move(t));
+  }
+  sg->inputs = {0};
+  sg->outputs = {1};
+  auto op = std::make_unique<tflo::OperatorT>();
+  op->inputs = {0};
+  op->outputs = {1};
+  op->debug_metadata_index = 3;
+  tflo::StableHLOCompositeOptionsT composite;
+  composite.name = "odml.thing";
+  composite.decomposition_subgraph_index = 0;
+  composite.version = 2;
+  op->builtin_options_2.Set(std::move(composite));
+  sg->operators.push_back(std::move(op));
+  g->subgraphs.push_back(std::move(sg));
+  auto sig = std::make_unique<tflo::SignatureDefT>();
+  sig->signature_key = "serving_default";
+  auto in = std::make_unique<tflo::TensorMapT>();
+  in->name = "x";
+  in->tensor_index = 0;
+  sig->inputs.push_back(std::move(in));
+  g->signature_defs.push_back(std::move(sig));
+  return g;
+}
+
+TEST(Graph, KeepsFieldsTheReadViewDoesNotKnow) {
+  const auto g = RichGraph();
+  auto bytes = WriteGraph(*g);
+  ASSERT_TRUE(bytes.ok()) << bytes.status().ToString();
+  auto back = ReadGraph(bytes->data(), bytes->size());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_TRUE(**back == *g);
+  const auto& op = *(*back)->subgraphs[0]->operators[0];
+  ASSERT_NE(op.builtin_options_2.AsStableHLOCompositeOptions(), nullptr);
+  EXPECT_EQ(op.builtin_options_2.AsStableHLOCompositeOptions()->name, "odml.thing");
+  EXPECT_EQ(op.debug_metadata_index, 3);
+  EXPECT_EQ((*back)->signature_defs[0]->inputs[0]->name, "x");
+  EXPECT_EQ((*back)->subgraphs[0]->tensors[1]->quantization->min, std::vector<float>{-1.0f});
+}
+
+TEST(Graph, EqualityNoticesOneChangedField) {
+  const auto a = RichGraph();
+  auto b = RichGraph();
+  EXPECT_TRUE(*a == *b);
+  b->subgraphs[0]->operators[0]->builtin_options_2.AsStableHLOCompositeOptions()->version = 3;
+  EXPECT_FALSE(*a == *b);
+  b = RichGraph();
+  b->subgraphs[0]->tensors[0]->quantization->zero_point = {-2};
+  EXPECT_FALSE(*a == *b);
+}
+
+TEST(Graph, InlinesExternalBuffers) {
+  ModelSpec spec;
+  spec.operator_codes = {{0, "", 1}};  // ADD
+  const uint32_t weights = AddBuffer(spec, {});
+  SubgraphSpec sg;
+  sg.tensors = {{"a", TensorType::kFloat32, {2}}, {"w", TensorType::kFloat32, {2}, weights}, {"o", TensorType::kFloat32, {2}}};
+  sg.inputs = {0};
+  sg.outputs = {2};
+  sg.operators = {{0, {0, 1}, {2}}};
+  spec.subgraphs = {sg};
+  // Buffer `weights` points at 8 bytes stored after the flatbuffer, at file offset 4096.
+  constexpr uint64_t kOffset = 4096;
+  spec.external_buffers = {{weights, kOffset, 8}};
+  std::vector<uint8_t> with_external = WriteModel(spec);
+  ASSERT_LE(with_external.size(), kOffset);
+  with_external.resize(kOffset, 0);
+  for (uint8_t v : {1, 2, 3, 4, 5, 6, 7, 8}) with_external.push_back(v);
+  auto g = ReadGraph(with_external.data(), with_external.size());
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  const auto& b = *(*g)->buffers[weights];
+  EXPECT_EQ(b.data, (std::vector<uint8_t>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(b.offset, 0u);
+  auto written = WriteGraph(**g);
+  ASSERT_TRUE(written.ok());
+  auto again = ReadGraph(written->data(), written->size());
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(**again == **g);
+}
+
+TEST(Graph, MalformedBytesAreReportedNotRead) {
+  const std::vector<uint8_t> junk(64, 0x5a);
+  auto g = ReadGraph(junk.data(), junk.size());
+  ASSERT_FALSE(g.ok());
+  EXPECT_EQ(g.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(g.status().message().find("not a TFLite flatbuffer"), std::string::npos) << g.status().message();
+}
+
+}  // namespace
+}  // namespace arenaplan::model
