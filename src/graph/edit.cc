@@ -178,4 +178,15 @@ void RemoveMetadata(Graph& g, const std::string& name) {
                    g.metadata.end());
 }
 
+void SetMetadata(Graph& g, const std::string& name, const std::string& data) {
+  RemoveMetadata(g, name);
+  auto b = std::make_unique<tflo::BufferT>();
+  b->data.assign(data.begin(), data.end());
+  g.buffers.push_back(std::move(b));
+  auto m = std::make_unique<tflo::MetadataT>();
+  m->name = name;
+  m->buffer = static_cast<uint32_t>(g.buffers.size() - 1);
+  g.metadata.push_back(std::move(m));
+}
+
 }  // namespace arenaplan::graph

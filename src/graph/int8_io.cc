@@ -38,6 +38,7 @@ void Inputs(model::Graph& g, PassReport& r) {
   auto& sg = *g.subgraphs[0];
   for (int32_t& in : sg.inputs) {
     size_t reader = 0;
+    if (in < 0) continue;
     const auto& t = *sg.tensors[static_cast<size_t>(in)];
     if (t.type != tflo::TensorType::FLOAT32) continue;
     if (Uses(sg, in, &reader) != 1 || OpCode(g, *sg.operators[reader]) != B::QUANTIZE ||
@@ -45,6 +46,7 @@ void Inputs(model::Graph& g, PassReport& r) {
       r.skipped.push_back("input " + t.name + ": not read by one QUANTIZE alone");
       continue;
     }
+    if (sg.operators[reader]->outputs.size() != 1 || sg.operators[reader]->outputs[0] < 0) continue;
     const int32_t q = sg.operators[reader]->outputs[0];
     if (!IsInteger8(sg.tensors[static_cast<size_t>(q)]->type)) continue;
     r.done.push_back("input " + t.name + " (FLOAT32) replaced by " + sg.tensors[static_cast<size_t>(q)]->name + " (" +
@@ -60,6 +62,7 @@ void Inputs(model::Graph& g, PassReport& r) {
 void Outputs(model::Graph& g, PassReport& r) {
   auto& sg = *g.subgraphs[0];
   for (int32_t& out : sg.outputs) {
+    if (out < 0) continue;
     const auto& t = *sg.tensors[static_cast<size_t>(out)];
     if (t.type != tflo::TensorType::FLOAT32) continue;
     size_t writer = sg.operators.size(), reader = 0;
@@ -70,6 +73,7 @@ void Outputs(model::Graph& g, PassReport& r) {
       r.skipped.push_back("output " + t.name + ": not written by a DEQUANTIZE alone");
       continue;
     }
+    if (sg.operators[writer]->inputs.empty() || sg.operators[writer]->inputs[0] < 0) continue;
     const int32_t q = sg.operators[writer]->inputs[0];
     if (!IsInteger8(sg.tensors[static_cast<size_t>(q)]->type) || Uses(sg, q, &reader) != 1) continue;
     r.done.push_back("output " + t.name + " (FLOAT32) replaced by " + sg.tensors[static_cast<size_t>(q)]->name +

@@ -30,6 +30,17 @@ Result<MemoryProfile> Profile(const std::vector<uint8_t>& bytes) {
   return ProfileMemory(*view, **g);
 }
 
+// The bytes with the rewrite lines recorded in model::kOptimizeMetadataName (`inspect` shows them).
+std::vector<uint8_t> Annotated(const std::vector<uint8_t>& bytes, const std::vector<std::string>& lines) {
+  auto g = model::ReadGraph(bytes.data(), bytes.size());
+  if (!g.ok() || lines.empty()) return bytes;
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  SetMetadata(**g, model::kOptimizeMetadataName, text);
+  auto out = model::WriteGraph(**g);
+  return out.ok() ? *out : bytes;
+}
+
 std::vector<PatchGrid> Grids(int32_t max_grid) {
   std::vector<PatchGrid> out;
   for (int32_t r = 1; r <= max_grid; ++r) {
@@ -177,7 +188,7 @@ Result<OptimizeResult> Optimize(const std::vector<uint8_t>& input, const Optimiz
   }
   if (best.what.empty()) r.skipped.push_back("patches: no prefix helps" + (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
   r.rewrites.insert(r.rewrites.end(), best.what.begin(), best.what.end());
-  auto out = finish(best.bytes);
+  auto out = finish(Annotated(best.bytes, r.rewrites));
   if (!out.ok()) {
     r.skipped.push_back("finishing: " + out.status().message());
     out = best.bytes;
@@ -198,6 +209,9 @@ Result<OptimizeResult> Optimize(const std::vector<uint8_t>& input, const Optimiz
   r.bytes = std::move(*out);
   r.changed = true;
   r.after = *after;
+  if (after->head < best.figures.head || r.rewrites.empty()) {
+    r.rewrites.push_back("offline plan: head " + std::to_string(after->head) + " bytes as planned into the model");
+  }
   auto prof = Profile(r.bytes);
   if (!prof.ok()) return prof.status();
   r.profile_after = *prof;

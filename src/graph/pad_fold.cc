@@ -40,6 +40,7 @@ bool PadsWithZeroPoint(const model::Graph& g, const tflo::SubGraphT& sg, const t
     return false;  // TFLM pads int16 with 0, and folding would read the zero point
   }
   if (pad.inputs.size() < 3 || pad.inputs[2] < 0) return true;
+  if (!IsConstant(g, sg, pad.inputs[2])) return false;
   const auto& v = *sg.tensors[static_cast<size_t>(pad.inputs[2])];
   const auto& data = g.buffers[v.buffer]->data;
   if (out.type == tflo::TensorType::INT8 && data.size() == 1) {
@@ -59,7 +60,7 @@ std::string WhyNot(const model::Graph& g, const tflo::SubGraphT& sg, const tflo:
                    const tflo::OperatorT& conv, const SpatialOp& padded, const SpatialOp& window) {
   const auto& in = *sg.tensors[static_cast<size_t>(pad.inputs[0])];
   const auto& out = *sg.tensors[static_cast<size_t>(pad.outputs[0])];
-  if (conv.inputs[0] != pad.outputs[0]) return "the PAD output is not the convolution's input";
+  if (conv.inputs.empty() || conv.inputs[0] != pad.outputs[0]) return "the PAD output is not the convolution's input";
   if (window.same) return "the convolution already pads";
   if (!SameQuantization(in, out)) return "the PAD changes quantization";
   if (!PadsWithZeroPoint(g, sg, pad)) return "the pad value is not the zero point";

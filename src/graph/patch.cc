@@ -38,7 +38,13 @@ Status ClassifyBackwards(const model::Graph& g, const tflo::SubGraphT& sg, Prefi
       known[t] = true;
       p.axes[t] = s->in_axes;
       p.in_prefix[t] = true;
-      if (Shape(sg, static_cast<int32_t>(t)).size() < 3) return Unsupported(where + ": input rank below 3");
+      const auto& shape = Shape(sg, static_cast<int32_t>(t));
+      if (shape.size() < 3 || static_cast<size_t>(std::max(s->in_axes.h, s->in_axes.w)) >= shape.size()) {
+        return Unsupported(where + ": input rank below 3");
+      }
+      for (int32_t d : shape) {
+        if (d < 1 || d > (1 << 16)) return Unsupported(where + ": an input dimension outside [1, 65536]");
+      }
     }
     p.macs += s->macs;
     p.ops[static_cast<size_t>(i - p.begin)] = *s;

@@ -43,6 +43,7 @@ Result<SpatialOp> Window2D(const Graph& g, const tflo::SubGraphT& sg, const tflo
   int32_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
   bool same = true;
   if (code == B::CONV_2D || code == B::DEPTHWISE_CONV_2D) {
+    if (op.inputs.size() < 2 || op.inputs[1] < 0) return Fail("no filter");
     const auto& f = Shape(sg, op.inputs[1]);
     if (f.size() != 4 || !IsConstant(g, sg, op.inputs[1])) return Fail("filter not constant rank 4");
     kh = f[1];
@@ -63,7 +64,11 @@ Result<SpatialOp> Window2D(const Graph& g, const tflo::SubGraphT& sg, const tflo
     kh = o->filter_height, kw = o->filter_width, sh = o->stride_h, sw = o->stride_w;
     same = o->padding == tflo::Padding::SAME;
   }
-  if (sh < 1 || sw < 1 || dh < 1 || dw < 1 || kh < 1 || kw < 1) return Fail("bad window");
+  constexpr int32_t kMax = 1 << 16;  // keeps every span computation far from int32 overflow
+  if (sh < 1 || sw < 1 || dh < 1 || dw < 1 || kh < 1 || kw < 1 || sh > kMax || sw > kMax || dh > kMax || dw > kMax ||
+      kh > kMax || kw > kMax) {
+    return Fail("bad window");
+  }
   s.same = same;
   s.h = MakeWindow(kh, sh, dh, same, in[1]);
   s.w = MakeWindow(kw, sw, dw, same, in[2]);
@@ -95,6 +100,9 @@ Result<SpatialOp> PadOp(const Graph& g, const tflo::SubGraphT& sg, const tflo::O
   }
   s.h.pad_before = p[2 * axes.h];
   s.w.pad_before = p[2 * axes.w];
+  for (int32_t d = 0; d < 2 * static_cast<int32_t>(in.size()); ++d) {
+    if (p[d] < 0 || p[d] > (1 << 16)) return Fail("paddings negative or huge");
+  }
   if (op.inputs.size() > 2 && op.inputs[2] >= 0 && !IsConstant(g, sg, op.inputs[2])) return Fail("pad value not constant");
   return s;
 }
@@ -106,6 +114,12 @@ Result<SpatialOp> TransposeOp(const Graph& g, const tflo::SubGraphT& sg, const t
   const size_t rank = Shape(sg, op.outputs[0]).size();
   if (pt.type != tflo::TensorType::INT32 || data.size() != rank * sizeof(int32_t)) return Fail("permutation not int32");
   const auto* perm = reinterpret_cast<const int32_t*>(data.data());
+  std::vector<bool> seen(rank, false);
+  for (size_t i = 0; i < rank; ++i) {
+    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[static_cast<size_t>(perm[i])]) return Fail("not a permutation");
+    seen[static_cast<size_t>(perm[i])] = true;
+  }
+  if (static_cast<size_t>(axes.h) >= rank || static_cast<size_t>(axes.w) >= rank) return Fail("layout outside the rank");
   SpatialOp s;
   s.kind = SpatialKind::kTranspose;
   s.region_inputs = {0};
@@ -151,6 +165,12 @@ Result<SpatialOp> ClassifySpatial(const Graph& g, const tflo::SubGraphT& sg, con
   if (op.outputs.size() != 1 || op.inputs.empty() || op.inputs[0] < 0) return Fail("not one input and one output");
   const auto& out = Shape(sg, op.outputs[0]);
   if (out.size() < 3 || out[0] != 1) return Fail("batch is not 1");
+  for (int32_t d : out) {
+    if (d < 1 || d > (1 << 16)) return Fail("a dimension outside [1, 65536]");
+  }
+  if (static_cast<size_t>(out_axes.h) >= out.size() || static_cast<size_t>(out_axes.w) >= out.size()) {
+    return Fail("layout outside the rank");
+  }
   if (!op.intermediates.empty()) return Fail("has intermediates");
   if (code == B::CONV_2D || code == B::DEPTHWISE_CONV_2D || code == B::MAX_POOL_2D || code == B::AVERAGE_POOL_2D) {
     if (!(out_axes == Axes{1, 2})) return Fail("window op on a non-NHWC layout");
