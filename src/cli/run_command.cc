@@ -50,8 +50,8 @@ std::string ShapeString(const rt::TensorView& t) {
 
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
-int ExitFor(rt::Status s) {
-  return (s == rt::Status::kUnsupported || s == rt::Status::kArenaFull) ? kExitNoSolution : kExitBadInput;
+int ExitFor(rt::StatusCode s) {
+  return (s == rt::StatusCode::kUnsupported || s == rt::StatusCode::kArenaFull) ? kExitNoSolution : kExitBadInput;
 }
 
 int Fail(const std::string& message, int code) {
@@ -60,17 +60,17 @@ int Fail(const std::string& message, int code) {
 }
 
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
-rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
+rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
                         std::string* error) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
     rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
-    const rt::Status s = interp.AllocateTensors();
-    if (s == rt::Status::kOk) {
+    const rt::StatusCode s = interp.AllocateTensors();
+    if (s == rt::StatusCode::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;
       return s;
     }
-    if (s != rt::Status::kArenaFull || bytes >= (size_t{1} << 32)) {
+    if (s != rt::StatusCode::kArenaFull || bytes >= (size_t{1} << 32)) {
       *error = interp.error_message();
       return s;
     }
@@ -96,14 +96,14 @@ int Run(const RunArgs& a) {
   std::string error;
   size_t arena_bytes = a.arena_bytes;
   if (arena_bytes == 0) {
-    const rt::Status s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
-    if (s != rt::Status::kOk) return Fail(error, ExitFor(s));
+    const rt::StatusCode s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
+    if (s != rt::StatusCode::kOk) return Fail(error, ExitFor(s));
     arena_bytes = min_bytes;
   }
   ArenaBuffer arena(arena_bytes);
   rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
-  rt::Status s = interp.AllocateTensors();
-  if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+  rt::StatusCode s = interp.AllocateTensors();
+  if (s != rt::StatusCode::kOk) return Fail(interp.error_message(), ExitFor(s));
   const rt::MemoryRecord& rec = interp.memory_record();
   // Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
   // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
@@ -134,7 +134,7 @@ int Run(const RunArgs& a) {
     const auto start = std::chrono::steady_clock::now();
     s = interp.Invoke();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+    if (s != rt::StatusCode::kOk) return Fail(interp.error_message(), ExitFor(s));
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
       const rt::TensorView out = interp.output(k);

@@ -15,12 +15,12 @@ Evaluator RuntimeEvaluator() {
       std::vector<uint8_t> storage(arena_bytes + 16);
       uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
       rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena, arena_bytes, opts);
-      const rt::Status s = interp.AllocateTensors();
-      if (s == rt::Status::kOk) {
+      const rt::StatusCode s = interp.AllocateTensors();
+      if (s == rt::StatusCode::kOk) {
         const rt::MemoryRecord& m = interp.memory_record();
         return Figures{m.head_bytes, m.tail_bytes, uint64_t{m.head_bytes} + m.tail_bytes, m.min_arena_bytes};
       }
-      if (s != rt::Status::kArenaFull || arena_bytes >= (size_t{1} << 30)) {
+      if (s != rt::StatusCode::kArenaFull || arena_bytes >= (size_t{1} << 30)) {
         return Unsupported(std::string("the runtime cannot run it: ") + interp.error_message());
       }
     }

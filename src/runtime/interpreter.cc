@@ -61,7 +61,7 @@ const char* Interpreter::OpName(uint32_t op) const {
   return (name != nullptr && name[0] != '\0') ? name : "UNKNOWN_OP";
 }
 
-Status Interpreter::OpError(Status code, uint32_t op, const char* fmt, ...) {
+StatusCode Interpreter::OpError(StatusCode code, uint32_t op, const char* fmt, ...) {
   char prefix[80];
   if (current_sg_ != 0) {
     Format(prefix, sizeof(prefix), "subgraph %u, op %u (%s): ", current_sg_, op, OpName(op));
@@ -85,11 +85,11 @@ void Interpreter::ReportV(const char* fmt, va_list args) {
   SetErrorV(&error_, prefix, fmt, args);
 }
 
-Status Interpreter::Tail(uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset) {
+StatusCode Interpreter::Tail(uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset) {
   RT_RETURN_IF_ERROR(ArenaAllocTail(&arena_, bytes, align, offset, &error_, what));
   if (field != nullptr) *field += bytes;
   std::memset(ArenaPtr(arena_, *offset), 0, bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -120,12 +120,12 @@ uint32_t Interpreter::TensorBytes(const tfl::Tensor& t) const {
   return count * TypeSize(t.type());
 }
 
-Status Interpreter::ValidateModel() {
+StatusCode Interpreter::ValidateModel() {
   num_subgraphs_ = Size(model_->subgraphs());
   num_opcodes_ = Size(model_->operator_codes());
   if (num_subgraphs_ > 0xFFFFu) {  // keeps 8 * (subgraphs + 1) table bytes far from overflow
     SetError(&error_, "model has too many subgraphs (%u)", num_subgraphs_);
-    return Status::kUnsupported;
+    return StatusCode::kUnsupported;
   }
   num_tensors_ = Size(subgraph_->tensors());
   uint64_t tensors = 0, ops = 0;
@@ -136,7 +136,7 @@ Status Interpreter::ValidateModel() {
   if (tensors >= kNoBuffer / 4 || ops >= kNoBuffer / 16) {
     SetError(&error_, "model has too many tensors (%llu) or ops (%llu)", static_cast<unsigned long long>(tensors),
              static_cast<unsigned long long>(ops));
-    return Status::kUnsupported;
+    return StatusCode::kUnsupported;
   }
   total_tensors_ = static_cast<uint32_t>(tensors);
   total_ops_ = static_cast<uint32_t>(ops);
@@ -145,7 +145,7 @@ Status Interpreter::ValidateModel() {
   return CheckSubgraphCalls(*model_, &error_);
 }
 
-Status Interpreter::ValidateSubgraph(uint32_t s) {
+StatusCode Interpreter::ValidateSubgraph(uint32_t s) {
   const tfl::SubGraph* sg = Subgraph(s);
   const auto* tensors = sg->tensors();
   const uint32_t n = Size(tensors);
@@ -156,27 +156,27 @@ Status Interpreter::ValidateSubgraph(uint32_t s) {
     uint32_t count = 0;
     if (!CheckedElementCount(shape != nullptr ? shape->data() : nullptr, static_cast<int32_t>(Size(shape)), &count)) {
       SetError(&error_, "subgraph %u, tensor %u: negative or too large shape", s, i);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     if (t->buffer() >= num_buffers && t->buffer() != 0) {
       SetError(&error_, "subgraph %u, tensor %u: buffer %u out of range (%u buffers)", s, i, t->buffer(), num_buffers);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     const uint32_t type_size = TypeSize(t->type());
     uint32_t data_size = 0;
     const uint8_t* data = ConstantData(*t, &data_size);
     if (data == nullptr && type_size == 0 && count > 0) {
       SetError(&error_, "subgraph %u, tensor %u: type %s not supported", s, i, TypeName(t->type()));
-      return Status::kUnsupported;
+      return StatusCode::kUnsupported;
     }
     if (static_cast<uint64_t>(count) * type_size > 0x7FFFFFFFu) {
       SetError(&error_, "subgraph %u, tensor %u: %u elements of %u bytes is too large", s, i, count, type_size);
-      return Status::kUnsupported;
+      return StatusCode::kUnsupported;
     }
     if (data != nullptr && type_size != 0 && data_size < count * type_size) {
       SetError(&error_, "subgraph %u, tensor %u: buffer %u holds %u bytes, shape needs %u", s, i, t->buffer(),
                data_size, count * type_size);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
   }
   auto check_list = [&](const flatbuffers::Vector<int32_t>* v, const char* what) {
@@ -188,39 +188,39 @@ Status Interpreter::ValidateSubgraph(uint32_t s) {
     }
     return true;
   };
-  if (!check_list(sg->inputs(), "input") || !check_list(sg->outputs(), "output")) return Status::kInvalidModel;
+  if (!check_list(sg->inputs(), "input") || !check_list(sg->outputs(), "output")) return StatusCode::kInvalidModel;
   current_sg_ = s;
   current_ = sg;
   for (uint32_t i = 0; i < Size(sg->operators()); ++i) RT_RETURN_IF_ERROR(ValidateOp(s, i));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::ValidateOp(uint32_t s, uint32_t i) {
+StatusCode Interpreter::ValidateOp(uint32_t s, uint32_t i) {
   const tfl::SubGraph* sg = Subgraph(s);
   const uint32_t n = Size(sg->tensors());
   const tfl::Operator* op = sg->operators()->Get(i);
   if (op->opcode_index() >= num_opcodes_) {
     SetError(&error_, "subgraph %u, op %u: opcode index %u out of range (%u operator codes)", s, i,
              op->opcode_index(), num_opcodes_);
-    return Status::kInvalidModel;
+    return StatusCode::kInvalidModel;
   }
   const auto check = [&](const flatbuffers::Vector<int32_t>* v, bool allow_omitted, const char* what) {
     for (uint32_t k = 0; k < Size(v); ++k) {
       const int32_t idx = v->Get(k);
       if ((idx == -1 && allow_omitted) || (idx >= 0 && static_cast<uint32_t>(idx) < n)) continue;
-      return OpError(Status::kInvalidModel, i, "%s %u refers to tensor %d (%u tensors)", what, k, idx, n);
+      return OpError(StatusCode::kInvalidModel, i, "%s %u refers to tensor %d (%u tensors)", what, k, idx, n);
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   };
   RT_RETURN_IF_ERROR(check(op->inputs(), true, "input"));
   RT_RETURN_IF_ERROR(check(op->outputs(), false, "output"));
   for (uint32_t k = 0; k < Size(op->intermediates()); ++k) {
     const int32_t idx = op->intermediates()->Get(k);
     if (idx >= 0 && static_cast<uint32_t>(idx) < n && TensorBytes(*sg->tensors()->Get(idx)) != 0) {
-      return OpError(Status::kUnsupported, i, "intermediate tensor %d has a non-zero size", idx);
+      return OpError(StatusCode::kUnsupported, i, "intermediate tensor %d has a non-zero size", idx);
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const tfl::Tensor& Interpreter::TensorAt(uint32_t global) const {
@@ -242,21 +242,21 @@ void Interpreter::SetCurrent(uint32_t s, uint32_t op) {
 // ---------------------------------------------------------------------------------------------
 // Phase 1: init.
 
-Status Interpreter::Init() {
+StatusCode Interpreter::Init() {
   RT_RETURN_IF_ERROR(ArenaInit(&arena_, arena_buffer_, arena_size_, &error_));
   if (model_bytes_ == nullptr || model_size_ < 8) {
     SetError(&error_, "model buffer is empty");
-    return Status::kInvalidModel;
+    return StatusCode::kInvalidModel;
   }
   flatbuffers::Verifier verifier(model_bytes_, model_size_);
   if (!tfl::VerifyModelBuffer(verifier)) {
     SetError(&error_, "model flatbuffer failed verification (%u bytes)", static_cast<uint32_t>(model_size_));
-    return Status::kInvalidModel;
+    return StatusCode::kInvalidModel;
   }
   model_ = tfl::GetModel(model_bytes_);
   if (Size(model_->subgraphs()) == 0) {
     SetError(&error_, "model has no subgraph");
-    return Status::kInvalidModel;
+    return StatusCode::kInvalidModel;
   }
   subgraph_ = model_->subgraphs()->Get(0);
   current_ = subgraph_;
@@ -294,7 +294,7 @@ Status Interpreter::Init() {
 }
 
 // TFLM's MicroResourceVariables: capacity = number of VAR_HANDLE ops (docs: golden README).
-Status Interpreter::SetUpResources() {
+StatusCode Interpreter::SetUpResources() {
   uint32_t handles = 0;
   for (uint32_t s = 0; s < num_subgraphs_; ++s) {
     for (uint32_t i = 0; i < Size(Subgraph(s)->operators()); ++i) {
@@ -302,16 +302,16 @@ Status Interpreter::SetUpResources() {
       handles += BuiltinCode(*model_->operator_codes()->Get(c)) == static_cast<int32_t>(tfl::BuiltinOperator::VAR_HANDLE);
     }
   }
-  if (handles == 0) return Status::kOk;
+  if (handles == 0) return StatusCode::kOk;
   uint32_t off = 0;
   RT_RETURN_IF_ERROR(Tail(static_cast<uint32_t>(sizeof(ResourceVariable)) * handles, alignof(ResourceVariable),
                           &record_.resource_table_bytes, "resource variable table", &off));
   resources_ = reinterpret_cast<ResourceVariable*>(ArenaPtr(arena_, off));
   resource_capacity_ = handles;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::ResolveKernels() {
+StatusCode Interpreter::ResolveKernels() {
   for (uint32_t c = 0; c < num_opcodes_; ++c) {
     const tfl::OperatorCode* code = model_->operator_codes()->Get(c);
     kernels_[c] = FindKernel(resolver_, BuiltinCode(*code),
@@ -322,18 +322,18 @@ Status Interpreter::ResolveKernels() {
       const KernelRegistration* k = KernelOf(s, i);
       if (k == nullptr || k->eval == nullptr) {
         SetCurrent(s, i);
-        return OpError(Status::kUnsupported, i, "op not supported by this runtime (no kernel registered)");
+        return OpError(StatusCode::kUnsupported, i, "op not supported by this runtime (no kernel registered)");
       }
     }
   }
   SetCurrent(0, 0);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Phase 2: prepare.
 
-Status Interpreter::PrepareAll() {
+StatusCode Interpreter::PrepareAll() {
   // TFLM prepares subgraph 0, then 1, ... (scratch requests are numbered in this order).
   in_prepare_ = true;
   for (uint32_t sg = 0; sg < num_subgraphs_; ++sg) {
@@ -344,8 +344,8 @@ Status Interpreter::PrepareAll() {
       if (k->prepare == nullptr) continue;
       error_.text[0] = '\0';
       error_.length = 0;
-      const Status s = k->prepare(*this);
-      if (s != Status::kOk) {
+      const StatusCode s = k->prepare(*this);
+      if (s != StatusCode::kOk) {
         in_prepare_ = false;
         if (error_.length == 0) return OpError(s, i, "prepare failed (%s)", StatusName(s));
         return s;
@@ -354,37 +354,37 @@ Status Interpreter::PrepareAll() {
   }
   in_prepare_ = false;
   SetCurrent(0, 0);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::AllocatePersistent(uint32_t bytes, void** out) {
+StatusCode Interpreter::AllocatePersistent(uint32_t bytes, void** out) {
   *out = nullptr;
-  if (!in_prepare_) return Fail(Status::kBadState, "AllocatePersistent outside prepare");
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "AllocatePersistent outside prepare");
   uint32_t off = 0;
   ErrorText detail;
-  const Status s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "persistent op data");
-  if (s != Status::kOk) return Fail(s, "%s", detail.text);
+  const StatusCode s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "persistent op data");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
   record_.op_data_bytes += bytes;
   *out = ArenaPtr(arena_, off);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
-  if (!in_prepare_) return Fail(Status::kBadState, "RequestScratch outside prepare");
+StatusCode Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "RequestScratch outside prepare");
   if (op_requests_ >= kMaxScratchPerNode) {
-    return Fail(Status::kUnsupported, "more than %u scratch requests", kMaxScratchPerNode);
+    return Fail(StatusCode::kUnsupported, "more than %u scratch requests", kMaxScratchPerNode);
   }
-  if (bytes > 0x7FFFFFF0u) return Fail(Status::kArenaFull, "scratch request of %u bytes", bytes);
+  if (bytes > 0x7FFFFFF0u) return Fail(StatusCode::kArenaFull, "scratch request of %u bytes", bytes);
   // Requests wait in the head (unused until planning), growing by one entry each.
   ErrorText detail;
   const uint32_t need = static_cast<uint32_t>(sizeof(ScratchRequest)) * (num_requests_ + 1);
-  const Status s = ArenaSetHead(&arena_, need, &detail, "scratch request list");
-  if (s != Status::kOk) return Fail(s, "%s", detail.text);
+  const StatusCode s = ArenaSetHead(&arena_, need, &detail, "scratch request list");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
   ScratchRequest* list = reinterpret_cast<ScratchRequest*>(arena_.base);
   list[num_requests_] = ScratchRequest{bytes, op_base_[current_sg_] + current_op_};  // global op index
   *index = static_cast<int32_t>(num_requests_++);
   ++op_requests_;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void* Interpreter::GetScratch(int32_t index) {
@@ -395,7 +395,7 @@ void* Interpreter::GetScratch(int32_t index) {
 // ---------------------------------------------------------------------------------------------
 // Phase 3: finish (plan and commit).
 
-Status Interpreter::ReadOfflinePlan(const uint8_t** words, uint32_t* count) {
+StatusCode Interpreter::ReadOfflinePlan(const uint8_t** words, uint32_t* count) {
   *words = nullptr;
   *count = 0;
   for (uint32_t m = 0; m < Size(model_->metadata()); ++m) {
@@ -409,24 +409,24 @@ Status Interpreter::ReadOfflinePlan(const uint8_t** words, uint32_t* count) {
     const auto* data = b != nullptr ? b->data() : nullptr;
     if (data == nullptr || data->size() < 12) {
       SetError(&error_, "metadata %s: buffer %u missing or shorter than 12 bytes", kOfflineName, md->buffer());
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     const int32_t n = ReadWord(data->data(), 2);
     uint32_t total = 0;
     for (uint32_t s = 0; s < Size(model_->subgraphs()); ++s) total += Size(model_->subgraphs()->Get(s)->tensors());
     if (n < 0 || static_cast<uint32_t>(n) != total) {
       SetError(&error_, "metadata %s: %d offsets, but the model has %u tensors", kOfflineName, n, total);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     if ((data->size() - 12) / 4 < static_cast<uint32_t>(n)) {
       SetError(&error_, "metadata %s: %d offsets declared, buffer holds %u", kOfflineName, n, (data->size() - 12) / 4);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     *words = data->data() + 12;
     *count = static_cast<uint32_t>(n);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 int32_t Interpreter::OfflineOffset(const uint8_t* offline, uint32_t t) const {
@@ -447,7 +447,7 @@ uint32_t Interpreter::CountPlannedBuffers(const uint8_t* offline) const {
   return n + num_requests_;
 }
 
-Status Interpreter::AllocateVariables(const uint8_t* offline) {
+StatusCode Interpreter::AllocateVariables(const uint8_t* offline) {
   for (uint32_t t = 0; t < total_tensors_; ++t) {
     const tfl::Tensor& tensor = TensorAt(t);
     if (!tensor.is_variable() || NeedsPlanning(t, offline) || tensor_offset_[t] != kNoBuffer) continue;
@@ -457,33 +457,33 @@ Status Interpreter::AllocateVariables(const uint8_t* offline) {
     RT_RETURN_IF_ERROR(Tail(TensorBytes(tensor), kArenaAlignment, &record_.variable_bytes, "variable tensor", &off));
     tensor_offset_[t] = off;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* offline) {
+StatusCode Interpreter::CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* offline) {
   uint32_t b = 0;
   for (uint32_t t = 0; t < total_tensors_; ++t) {
     if (!NeedsPlanning(t, offline)) continue;
     const int32_t fixed = OfflineOffset(offline, t);
     if (fixed < kOnline) {
       SetError(&error_, "tensor %u (counting all subgraphs): offline offset %d is negative", t, fixed);
-      return Status::kInvalidModel;
+      return StatusCode::kInvalidModel;
     }
     bufs[b] = PlanBuffer{AlignUp16(TensorBytes(TensorAt(t))), -1, -1, fixed};
     tensor_offset_[t] = b++;  // temporarily: the plan buffer of tensor t
   }
   const ScratchRequest* req = reinterpret_cast<const ScratchRequest*>(arena_.base);
   for (uint32_t r = 0; r < num_requests_; ++r) bufs[b++] = PlanBuffer{AlignUp16(req[r].bytes), -1, -1, kOnline};
-  return b == n ? Status::kOk : Status::kBadState;
+  return b == n ? StatusCode::kOk : StatusCode::kBadState;
 }
 
-Status Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
+StatusCode Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
   const CompiledPlan& plan = *options_.compiled_plan;
   const uint32_t per_tensor = total_tensors_ + num_requests_;
   if (plan.offsets == nullptr || (plan.count != per_tensor && plan.count != n)) {
     SetError(&error_, "compiled plan has %u offsets; expected %u (per tensor + scratch) or %u (per planned buffer)",
              plan.count, per_tensor, n);
-    return Status::kBadArgument;
+    return StatusCode::kBadArgument;
   }
   uint32_t b = 0;
   for (uint32_t i = 0; i < plan.count; ++i) {
@@ -491,7 +491,7 @@ Status Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
     if (!planned) continue;
     if (plan.offsets[i] < 0) {
       SetError(&error_, "compiled plan entry %u is %d for a buffer that needs memory", i, plan.offsets[i]);
-      return Status::kBadArgument;
+      return StatusCode::kBadArgument;
     }
     bufs[b++].offset = plan.offsets[i];
   }
@@ -500,21 +500,21 @@ Status Interpreter::ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n) {
     if (static_cast<uint64_t>(bufs[i].offset) + bufs[i].size > plan.head_bytes) {
       SetError(&error_, "compiled plan: buffer %u ends at %u, beyond head_bytes %u", i,
                static_cast<uint32_t>(bufs[i].offset + bufs[i].size), plan.head_bytes);
-      return Status::kBadArgument;
+      return StatusCode::kBadArgument;
     }
     for (uint32_t j = i + 1; j < n; ++j) {
       const bool apart = static_cast<uint64_t>(bufs[i].offset) + bufs[i].size <= static_cast<uint64_t>(bufs[j].offset) ||
                          static_cast<uint64_t>(bufs[j].offset) + bufs[j].size <= static_cast<uint64_t>(bufs[i].offset);
       if (Overlap(bufs[i], bufs[j]) && !apart && bufs[i].size > 0 && bufs[j].size > 0) {
         SetError(&error_, "compiled plan: buffers %u and %u are live together and overlap", i, j);
-        return Status::kBadArgument;
+        return StatusCode::kBadArgument;
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::Finish() {
+StatusCode Interpreter::Finish() {
   uint32_t off = 0;
   if (num_requests_ > 0) {
     RT_RETURN_IF_ERROR(Tail(4 * num_requests_, 4, &record_.scratch_table_bytes, "scratch table", &off));
@@ -526,7 +526,7 @@ Status Interpreter::Finish() {
   const uint32_t n = CountPlannedBuffers(offline);
   if (n > kMaxPlanBuffers) {
     SetError(&error_, "too many buffers to plan (%u, at most %u)", n, kMaxPlanBuffers);
-    return Status::kUnsupported;
+    return StatusCode::kUnsupported;
   }
   uint32_t bufs_off = 0, order_off = 0, next_off = 0;
   RT_RETURN_IF_ERROR(ArenaAllocTemp(&arena_, n * static_cast<uint32_t>(sizeof(PlanBuffer)), 4, &bufs_off, &error_, "plan buffers"));
@@ -565,7 +565,7 @@ Status Interpreter::Finish() {
   // Tail variables come last, once temp is free again, so they never add to the planning peak.
   RT_RETURN_IF_ERROR(AllocateVariables(offline));
   FillVariables();
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Variables start at zero (int8: at their zero point), as TFLM's ResetVariableTensors does.
@@ -582,10 +582,10 @@ void Interpreter::FillVariables() {
   }
 }
 
-Status Interpreter::AllocateTensors() {
+StatusCode Interpreter::AllocateTensors() {
   if (state_ != State::kCreated) {
     SetError(&error_, "AllocateTensors called twice");
-    return Status::kBadState;
+    return StatusCode::kBadState;
   }
   state_ = State::kFailed;
   RT_RETURN_IF_ERROR(Init());
@@ -597,53 +597,53 @@ Status Interpreter::AllocateTensors() {
   error_.text[0] = '\0';
   error_.length = 0;
   state_ = State::kAllocated;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::Invoke() {
+StatusCode Interpreter::Invoke() {
   if (state_ != State::kAllocated) {
     SetError(&error_, "Invoke before a successful AllocateTensors");
-    return Status::kBadState;
+    return StatusCode::kBadState;
   }
   depth_ = 0;
-  const Status s = RunSubgraph(0);
+  const StatusCode s = RunSubgraph(0);
   SetCurrent(0, 0);
   return s;
 }
 
-Status Interpreter::RunSubgraph(uint32_t sg) {
+StatusCode Interpreter::RunSubgraph(uint32_t sg) {
   for (uint32_t i = 0; i < Size(Subgraph(sg)->operators()); ++i) {
     SetCurrent(sg, i);
     const KernelRegistration* k = KernelOf(sg, i);
     error_.length = 0;
-    const Status s = k->eval(*this);
-    if (s != Status::kOk) {
+    const StatusCode s = k->eval(*this);
+    if (s != StatusCode::kOk) {
       SetCurrent(sg, i);
       if (error_.length == 0) return OpError(s, i, "eval failed (%s)", StatusName(s));
       return s;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::InvokeSubgraph(uint32_t s) {
-  if (state_ != State::kAllocated || in_prepare_) return Fail(Status::kBadState, "InvokeSubgraph outside eval");
-  if (s >= num_subgraphs_) return Fail(Status::kBadArgument, "subgraph %u out of range (%u)", s, num_subgraphs_);
+StatusCode Interpreter::InvokeSubgraph(uint32_t s) {
+  if (state_ != State::kAllocated || in_prepare_) return Fail(StatusCode::kBadState, "InvokeSubgraph outside eval");
+  if (s >= num_subgraphs_) return Fail(StatusCode::kBadArgument, "subgraph %u out of range (%u)", s, num_subgraphs_);
   // Calls were checked acyclic and shallow at AllocateTensors; this bound is the last guard.
-  if (depth_ >= kMaxSubgraphDepth) return Fail(Status::kUnsupported, "subgraph calls nested deeper than %u", kMaxSubgraphDepth);
+  if (depth_ >= kMaxSubgraphDepth) return Fail(StatusCode::kUnsupported, "subgraph calls nested deeper than %u", kMaxSubgraphDepth);
   const uint32_t sg = current_sg_, op = current_op_;
   ++depth_;
-  const Status st = RunSubgraph(s);
+  const StatusCode st = RunSubgraph(s);
   --depth_;
-  if (st != Status::kOk) return st;  // current_ names the failing op for the message
+  if (st != StatusCode::kOk) return st;  // current_ names the failing op for the message
   SetCurrent(sg, op);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::Reset() {
+StatusCode Interpreter::Reset() {
   if (state_ != State::kAllocated) {
     SetError(&error_, "Reset before a successful AllocateTensors");
-    return Status::kBadState;
+    return StatusCode::kBadState;
   }
   FillVariables();
   for (uint32_t r = 0; r < num_resources_; ++r) {
@@ -655,15 +655,15 @@ Status Interpreter::Reset() {
       if (k->reset == nullptr) continue;
       SetCurrent(sg, i);
       error_.length = 0;
-      const Status s = k->reset(*this);
-      if (s != Status::kOk) {
+      const StatusCode s = k->reset(*this);
+      if (s != StatusCode::kOk) {
         if (error_.length == 0) return OpError(s, i, "reset failed (%s)", StatusName(s));
         return s;
       }
     }
   }
   SetCurrent(0, 0);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -691,56 +691,56 @@ bool Interpreter::GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) {
   return true;
 }
 
-Status Interpreter::ResourceId(const char* container, const char* shared_name, int32_t* id) {
+StatusCode Interpreter::ResourceId(const char* container, const char* shared_name, int32_t* id) {
   *id = FindOrCreateResource(resources_, &num_resources_, resource_capacity_, container, shared_name);
   if (*id < 0) {
-    return Fail(Status::kUnsupported, "resource variable table full (%u entries, one per VAR_HANDLE)", resource_capacity_);
+    return Fail(StatusCode::kUnsupported, "resource variable table full (%u entries, one per VAR_HANDLE)", resource_capacity_);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
-  if (!in_prepare_) return Fail(Status::kBadState, "AllocateResource outside prepare");
+StatusCode Interpreter::AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "AllocateResource outside prepare");
   if (id < 0 || static_cast<uint32_t>(id) >= num_resources_) {
-    return Fail(Status::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
+    return Fail(StatusCode::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
   }
   ResourceVariable& v = resources_[id];
-  if (v.bytes > 0 || bytes == 0) return Status::kOk;  // the first ASSIGN_VARIABLE sizes it (TFLM)
+  if (v.bytes > 0 || bytes == 0) return StatusCode::kOk;  // the first ASSIGN_VARIABLE sizes it (TFLM)
   uint32_t off = 0;
   ErrorText detail;
-  const Status s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "resource variable");
-  if (s != Status::kOk) return Fail(s, "%s", detail.text);
+  const StatusCode s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "resource variable");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
   record_.resource_bytes += bytes;
   v.offset = off;
   v.bytes = bytes;
   v.fill = fill;
   std::memset(ArenaPtr(arena_, off), fill, bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
+StatusCode Interpreter::GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
   *data = nullptr;
   *bytes = 0;
   if (id < 0 || static_cast<uint32_t>(id) >= num_resources_) {
-    return Fail(Status::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
+    return Fail(StatusCode::kInvalidModel, "resource variable %d does not exist (%u variables)", id, num_resources_);
   }
   if (resources_[id].bytes > 0) {
     *data = ArenaPtr(arena_, resources_[id].offset);
     *bytes = resources_[id].bytes;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Interpreter::PointOutputAt(uint32_t k, void* data) {
-  if (!in_prepare_) return Fail(Status::kBadState, "PointOutputAt outside prepare");
-  if (k >= num_outputs()) return Fail(Status::kInvalidModel, "output %u is missing", k);
+StatusCode Interpreter::PointOutputAt(uint32_t k, void* data) {
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "PointOutputAt outside prepare");
+  if (k >= num_outputs()) return Fail(StatusCode::kInvalidModel, "output %u is missing", k);
   const auto* p = static_cast<const uint8_t*>(data);
   if (p < arena_.base + arena_.tail || p >= arena_.base + arena_.size) {
-    return Fail(Status::kBadArgument, "output %u must point into persistent arena memory", k);
+    return Fail(StatusCode::kBadArgument, "output %u must point into persistent arena memory", k);
   }
   const uint32_t t = tensor_base_[current_sg_] + static_cast<uint32_t>(op()->outputs()->Get(k));
   tensor_offset_[t] = static_cast<uint32_t>(p - arena_.base) | kPointed;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // arenas are fully independent.
 //
 //   Interpreter interp(model_bytes, model_size, AllOpsResolver(), arena, sizeof(arena));
-//   if (interp.AllocateTensors() != Status::kOk) puts(interp.error_message());
+//   if (interp.AllocateTensors() != StatusCode::kOk) puts(interp.error_message());
 //   TensorView in = interp.input(0);  ... fill in.data ...
 //   interp.Invoke();  TensorView out = interp.output(0);
 //   interp.Reset();   // back to the state right after AllocateTensors (variables, CALL_ONCE, ...)
@@ -77,12 +77,12 @@ class Interpreter final : private KernelContext {
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
-  Status AllocateTensors();
-  Status Invoke();
+  StatusCode AllocateTensors();
+  StatusCode Invoke();
   // Restores the state right after AllocateTensors: variable tensors refilled (zero / zero point),
   // resource variables refilled with their default, every kernel's reset hook run (CALL_ONCE runs
   // its init subgraph again, spectral subtraction forgets its noise estimate). O(tensors + ops).
-  Status Reset();
+  StatusCode Reset();
 
   uint32_t inputs_size() const;
   uint32_t outputs_size() const;
@@ -105,29 +105,29 @@ class Interpreter final : private KernelContext {
  private:
   enum class State : uint8_t { kCreated, kAllocated, kFailed };
 
-  Status Init();
-  Status ValidateModel();
-  Status ValidateSubgraph(uint32_t s);
-  Status ValidateOp(uint32_t s, uint32_t i);
-  Status SetUpResources();
+  StatusCode Init();
+  StatusCode ValidateModel();
+  StatusCode ValidateSubgraph(uint32_t s);
+  StatusCode ValidateOp(uint32_t s, uint32_t i);
+  StatusCode SetUpResources();
   void FillVariables();
-  Status RunSubgraph(uint32_t s);
+  StatusCode RunSubgraph(uint32_t s);
   void SetCurrent(uint32_t s, uint32_t op);
   const tfl::SubGraph* Subgraph(uint32_t s) const { return model_->subgraphs()->Get(s); }
   const tfl::Tensor& TensorAt(uint32_t global) const;
   const KernelRegistration* KernelOf(uint32_t s, uint32_t op) const;
-  Status ResolveKernels();
-  Status PrepareAll();
-  Status Finish();
-  Status ReadOfflinePlan(const uint8_t** words, uint32_t* count);
-  Status CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* offline);
-  Status ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n);
-  Status AllocateVariables(const uint8_t* offline);
+  StatusCode ResolveKernels();
+  StatusCode PrepareAll();
+  StatusCode Finish();
+  StatusCode ReadOfflinePlan(const uint8_t** words, uint32_t* count);
+  StatusCode CollectBuffers(PlanBuffer* bufs, uint32_t n, const uint8_t* offline);
+  StatusCode ApplyCompiledPlan(PlanBuffer* bufs, uint32_t n);
+  StatusCode AllocateVariables(const uint8_t* offline);
   uint32_t CountPlannedBuffers(const uint8_t* offline) const;
   bool NeedsPlanning(uint32_t t, const uint8_t* offline) const;
   int32_t OfflineOffset(const uint8_t* offline, uint32_t t) const;
-  Status Tail(uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset);
-  Status OpError(Status code, uint32_t op, const char* fmt, ...) __attribute__((format(printf, 4, 5)));
+  StatusCode Tail(uint32_t bytes, uint32_t align, uint32_t* field, const char* what, uint32_t* offset);
+  StatusCode OpError(StatusCode code, uint32_t op, const char* fmt, ...) __attribute__((format(printf, 4, 5)));
   const char* OpName(uint32_t op) const;
   TensorView View(uint32_t s, int32_t index) const;
   uint32_t TensorBytes(const tfl::Tensor& t) const;
@@ -144,8 +144,8 @@ class Interpreter final : private KernelContext {
   bool GetOutput(uint32_t k, TensorView* out) override;
   void* op_data() const override { return op_data_[op_base_[current_sg_] + current_op_]; }
   void set_op_data(void* data) override { op_data_[op_base_[current_sg_] + current_op_] = data; }
-  Status AllocatePersistent(uint32_t bytes, void** out) override;
-  Status RequestScratch(uint32_t bytes, int32_t* index) override;
+  StatusCode AllocatePersistent(uint32_t bytes, void** out) override;
+  StatusCode RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
   uint32_t num_subgraphs() const override { return num_subgraphs_; }
@@ -153,11 +153,11 @@ class Interpreter final : private KernelContext {
   uint32_t subgraph_outputs_size(uint32_t s) const override;
   bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) override;
   bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) override;
-  Status InvokeSubgraph(uint32_t s) override;
-  Status ResourceId(const char* container, const char* shared_name, int32_t* id) override;
-  Status AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
-  Status GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
-  Status PointOutputAt(uint32_t k, void* data) override;
+  StatusCode InvokeSubgraph(uint32_t s) override;
+  StatusCode ResourceId(const char* container, const char* shared_name, int32_t* id) override;
+  StatusCode AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
+  StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
+  StatusCode PointOutputAt(uint32_t k, void* data) override;
 
   const uint8_t* model_bytes_;
   size_t model_size_;

@@ -57,12 +57,12 @@ void MarkLifetimes(const tfl::SubGraph& sg, const uint32_t* buffer_of_tensor, co
   }
 }
 
-Status PlanOnline(PlanBuffer* bufs, uint32_t n, uint16_t* order, uint16_t* next, PlannerKind kind,
+StatusCode PlanOnline(PlanBuffer* bufs, uint32_t n, uint16_t* order, uint16_t* next, PlannerKind kind,
                   uint32_t* head_bytes, ErrorText* error) {
   *head_bytes = 0;
   if (n > kMaxPlanBuffers) {
     SetError(error, "too many buffers to plan (%u, at most %u)", n, kMaxPlanBuffers);
-    return Status::kUnsupported;
+    return StatusCode::kUnsupported;
   }
   // Order: fixed in add order, then online by insertion sort (a total order, so any sort agrees).
   uint32_t m = 0;
@@ -107,7 +107,7 @@ Status PlanOnline(PlanBuffer* bufs, uint32_t n, uint16_t* order, uint16_t* next,
       if (kind == PlannerKind::kBestFit && best >= 0) cand = best;
       if (cand + static_cast<int64_t>(b.size) > 0x7FFFFFFF) {
         SetError(error, "plan exceeds 2 GiB");
-        return Status::kArenaFull;
+        return StatusCode::kArenaFull;
       }
       b.offset = static_cast<int32_t>(cand);
     }
@@ -126,10 +126,10 @@ Status PlanOnline(PlanBuffer* bufs, uint32_t n, uint16_t* order, uint16_t* next,
   }
   if (top > 0xFFFFFFF0u) {
     SetError(error, "plan needs %llu bytes", static_cast<unsigned long long>(top));
-    return Status::kArenaFull;
+    return StatusCode::kArenaFull;
   }
   *head_bytes = static_cast<uint32_t>(top);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

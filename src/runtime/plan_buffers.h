@@ -44,7 +44,7 @@ enum class PlannerKind : uint8_t {
 // among equal sizes; each online buffer walks the placed buffers in offset order, considering only
 // lifetime-overlapping ones, and takes the first (greedy) or smallest (best-fit) gap, else the top.
 // O(n^2) time, no memory beyond the arrays given. *head_bytes = max(offset + size).
-Status PlanOnline(PlanBuffer* buffers, uint32_t n, uint16_t* order, uint16_t* next, PlannerKind kind,
+StatusCode PlanOnline(PlanBuffer* buffers, uint32_t n, uint16_t* order, uint16_t* next, PlannerKind kind,
                   uint32_t* head_bytes, ErrorText* error);
 
 }  // namespace arenaplan::rt

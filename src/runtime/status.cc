@@ -4,15 +4,15 @@
 
 namespace arenaplan::rt {
 
-const char* StatusName(Status s) {
+const char* StatusName(StatusCode s) {
   switch (s) {
-    case Status::kOk: return "ok";
-    case Status::kInvalidModel: return "invalid model";
-    case Status::kUnsupported: return "unsupported";
-    case Status::kArenaFull: return "arena full";
-    case Status::kBadState: return "bad state";
-    case Status::kKernelError: return "kernel error";
-    case Status::kBadArgument: return "bad argument";
+    case StatusCode::kOk: return "ok";
+    case StatusCode::kInvalidModel: return "invalid model";
+    case StatusCode::kUnsupported: return "unsupported";
+    case StatusCode::kArenaFull: return "arena full";
+    case StatusCode::kBadState: return "bad state";
+    case StatusCode::kKernelError: return "kernel error";
+    case StatusCode::kBadArgument: return "bad argument";
   }
   return "unknown";
 }

@@ -9,7 +9,7 @@
 
 namespace arenaplan::rt {
 
-enum class Status : uint8_t {
+enum class StatusCode : uint8_t {
   kOk = 0,
   kInvalidModel,   // the flatbuffer is malformed or inconsistent (bad index, bad shape, ...)
   kUnsupported,    // a valid model we cannot run (op, dtype, feature)
@@ -19,7 +19,7 @@ enum class Status : uint8_t {
   kBadArgument,    // a caller argument is out of range (input index, plan size, ...)
 };
 
-const char* StatusName(Status s);
+const char* StatusName(StatusCode s);
 
 // A fixed-size message buffer. Writing truncates; it never allocates.
 struct ErrorText {
@@ -39,9 +39,9 @@ uint32_t Format(char* buf, uint32_t cap, const char* fmt, ...) __attribute__((fo
 
 }  // namespace arenaplan::rt
 
-// Returns early from a function returning rt::Status.
+// Returns early from a function returning rt::StatusCode.
 #define RT_RETURN_IF_ERROR(expr)                                          \
   do {                                                                    \
-    const ::arenaplan::rt::Status _rt_st = (expr);                        \
-    if (_rt_st != ::arenaplan::rt::Status::kOk) return _rt_st;            \
+    const ::arenaplan::rt::StatusCode _rt_st = (expr);                        \
+    if (_rt_st != ::arenaplan::rt::StatusCode::kOk) return _rt_st;            \
   } while (0)

@@ -21,11 +21,11 @@ struct CallCheck {
   uint32_t visits;
 };
 
-Status Visit(CallCheck& c, uint32_t s, uint32_t depth) {
+StatusCode Visit(CallCheck& c, uint32_t s, uint32_t depth) {
   c.path[depth] = s;
   if (++c.visits > kMaxSubgraphVisits) {
     SetError(c.error, "control flow expands to more than %u subgraph calls", kMaxSubgraphVisits);
-    return Status::kUnsupported;
+    return StatusCode::kUnsupported;
   }
   const tfl::SubGraph& sg = *c.model.subgraphs()->Get(s);
   const uint32_t num_subgraphs = c.model.subgraphs()->size();
@@ -36,25 +36,25 @@ Status Visit(CallCheck& c, uint32_t s, uint32_t depth) {
       if (called[k] < 0 || static_cast<uint32_t>(called[k]) >= num_subgraphs) {
         SetError(c.error, "subgraph %u, op %u: calls subgraph %d (model has %u subgraphs)", s, i, called[k],
                  num_subgraphs);
-        return Status::kInvalidModel;
+        return StatusCode::kInvalidModel;
       }
       const uint32_t target = static_cast<uint32_t>(called[k]);
       for (uint32_t d = 0; d <= depth; ++d) {
         if (c.path[d] == target) {
           SetError(c.error, "subgraph %u, op %u: calls subgraph %u, which is already on the call chain (cyclic)",
                    s, i, target);
-          return Status::kInvalidModel;
+          return StatusCode::kInvalidModel;
         }
       }
       if (depth + 1 > kMaxSubgraphDepth) {
         SetError(c.error, "subgraph %u, op %u: control flow nested deeper than %u subgraphs", s, i,
                  kMaxSubgraphDepth);
-        return Status::kUnsupported;
+        return StatusCode::kUnsupported;
       }
       RT_RETURN_IF_ERROR(Visit(c, target, depth + 1));
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 struct Marker {
@@ -141,7 +141,7 @@ uint32_t CalledSubgraphs(int32_t builtin, const tfl::Operator& op, int32_t out[2
   }
 }
 
-Status CheckSubgraphCalls(const tfl::Model& model, ErrorText* error) {
+StatusCode CheckSubgraphCalls(const tfl::Model& model, ErrorText* error) {
   CallCheck c{model, error, {}, 0};
   return Visit(c, 0, 0);
 }

@@ -27,7 +27,7 @@ uint32_t CalledSubgraphs(int32_t builtin, const tfl::Operator& op, int32_t out[2
 // Every called index is a subgraph, no call chain from subgraph 0 returns to a subgraph on it
 // (cyclic), none is deeper than kMaxSubgraphDepth, and the expansion stays within
 // kMaxSubgraphVisits. Opcode indices must already be valid. O(visits x ops).
-Status CheckSubgraphCalls(const tfl::Model& model, ErrorText* error);
+StatusCode CheckSubgraphCalls(const tfl::Model& model, ErrorText* error);
 
 // TFLM's lifetimes over every subgraph reachable from 0: tensor t of subgraph s is plan buffer
 // buffer_of_tensor[tensor_base[s] + t] (or kNoBuffer); scratch request r (op_index = op_base[s] + op)

@@ -39,7 +39,7 @@ std::string RegistrationError(const model::Model& m) {
   for (size_t s = 0; s < m.subgraphs.size(); ++s) {
     for (size_t i = 0; i < m.subgraphs[s].operators.size(); ++i) {
       const std::string name = StringOf(m, s, i);
-      if (IsRegistered(name) || FindKernel(name) != nullptr) continue;
+      if (IsRegistered(name) || FindKernelEntry(name) != nullptr) continue;
       const bool custom = name.rfind("CUSTOM:", 0) == 0;
       const std::string shown = custom ? name.substr(7) : name;
       return std::string("Didn't find op for ") + (custom ? "custom" : "builtin") + " opcode '" + shown +
@@ -109,7 +109,7 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {
     for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i) {
       const std::string name = StringOf(model, s, i);
-      const KernelEntry* k = FindKernel(name);
+      const KernelEntry* k = FindKernelEntry(name);
       if (k == nullptr) {
         return Unsupported("subgraph " + std::to_string(s) + ", op " + std::to_string(i) + ": TFLM has a kernel for '" +
                            name + "' but arenaplan's kernel table has no row for it; cannot size the tail");

@@ -375,7 +375,7 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
 
 }  // namespace
 
-const KernelEntry* FindKernel(const std::string& op_name) {
+const KernelEntry* FindKernelEntry(const std::string& op_name) {
   static const auto* index = [] {
     auto* map = new std::unordered_map<std::string, const KernelEntry*>();
     for (const KernelEntry& e : KernelTable()) (*map)[e.op] = &e;
@@ -387,7 +387,7 @@ const KernelEntry* FindKernel(const std::string& op_name) {
 
 Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, size_t op, const Target& target) {
   const std::string& name = model.code_of(model.subgraphs[subgraph].operators[op]).name;
-  const KernelEntry* entry = FindKernel(name);
+  const KernelEntry* entry = FindKernelEntry(name);
   if (entry == nullptr) {
     return Unsupported(OpWhere(model, subgraph, op) + ": no kernel for '" + name + "' in the TFLM kernel table");
   }

@@ -168,12 +168,12 @@ std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, st
   uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena, kArena);
   std::vector<std::vector<uint8_t>> out;
-  if (interp.AllocateTensors() != rt::Status::kOk) {
+  if (interp.AllocateTensors() != rt::StatusCode::kOk) {
     *error = interp.error_message();
     return out;
   }
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) rt::FillGeneratedInput(interp.input(k), k, 0);
-  if (interp.Invoke() != rt::Status::kOk) {
+  if (interp.Invoke() != rt::StatusCode::kOk) {
     *error = interp.error_message();
     return out;
   }

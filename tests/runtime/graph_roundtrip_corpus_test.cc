@@ -16,7 +16,7 @@ constexpr size_t kArena = 8u << 20;
 
 // Status of AllocateTensors + Invoke and the output bytes.
 struct Outcome {
-  rt::Status status = rt::Status::kOk;
+  rt::StatusCode status = rt::StatusCode::kOk;
   std::vector<std::vector<uint8_t>> outputs;
 };
 
@@ -24,11 +24,11 @@ Outcome RunOnce(std::vector<uint8_t> bytes, const GoldenModel& m) {
   auto run = MakeRun(std::move(bytes), kArena);
   Outcome o;
   o.status = run->interp->AllocateTensors();
-  if (o.status != rt::Status::kOk) return o;
+  if (o.status != rt::StatusCode::kOk) return o;
   for (uint32_t k = 0; k < run->interp->inputs_size(); ++k) {
     const rt::TensorView in = run->interp->input(k);
     const auto data = ReadFileBytes(IoPath(m, "in" + std::to_string(k)));
-    if (data.size() != in.bytes) return o.status = rt::Status::kBadArgument, o;
+    if (data.size() != in.bytes) return o.status = rt::StatusCode::kBadArgument, o;
     std::memcpy(in.data, data.data(), data.size());
   }
   o.status = run->interp->Invoke();
@@ -56,7 +56,7 @@ TEST(GraphRoundTripCorpus, RuntimeOutputsIdentical) {
     const Outcome b = RunOnce(*written, m);
     ASSERT_EQ(a.status, b.status);
     ASSERT_EQ(a.outputs, b.outputs);
-    ran += a.status == rt::Status::kOk ? 1 : 0;
+    ran += a.status == rt::StatusCode::kOk ? 1 : 0;
   }
   std::printf("graph round trip: %zu of %zu golden-io models run, outputs identical\n", ran, models.size());
   EXPECT_GT(ran, 100u);

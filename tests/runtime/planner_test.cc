@@ -19,7 +19,7 @@ Planned Plan(std::vector<PlanBuffer> bufs, PlannerKind kind = PlannerKind::kGree
   Planned p;
   ErrorText err;
   EXPECT_EQ(PlanOnline(bufs.data(), static_cast<uint32_t>(bufs.size()), order.data(), next.data(), kind, &p.head, &err),
-            Status::kOk)
+            StatusCode::kOk)
       << err.text;
   for (const auto& b : bufs) p.offsets.push_back(b.offset);
   return p;
@@ -71,7 +71,7 @@ TEST(PlannerTest, TooManyBuffersIsAnError) {
   ErrorText err;
   EXPECT_EQ(PlanOnline(bufs.data(), static_cast<uint32_t>(bufs.size()), order.data(), next.data(),
                        PlannerKind::kGreedy, &head, &err),
-            Status::kUnsupported);
+            StatusCode::kUnsupported);
   EXPECT_NE(std::string(err.text).find("too many buffers"), std::string::npos);
 }
 
