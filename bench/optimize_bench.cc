@@ -45,12 +45,12 @@ double InvokeSeconds(const std::vector<uint8_t>& model) {
   arenaplan::rt::InterpreterOptions opts;
   opts.planner = arenaplan::rt::PlannerKind::kBestFit;
   arenaplan::rt::Interpreter interp(model.data(), model.size(), arenaplan::rt::AllOpsResolver(), arena, kArena, opts);
-  if (interp.AllocateTensors() != arenaplan::rt::Status::kOk) return -1;
+  if (interp.AllocateTensors() != arenaplan::rt::StatusCode::kOk) return -1;
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) arenaplan::rt::FillGeneratedInput(interp.input(k), k, 0);
   double best = 1e30;
   for (int i = 0; i < 3; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
-    if (interp.Invoke() != arenaplan::rt::Status::kOk) return -1;
+    if (interp.Invoke() != arenaplan::rt::StatusCode::kOk) return -1;
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
@@ -73,11 +73,18 @@ void PrintRow(const std::string& name, const std::vector<uint8_t>& bytes, const 
     std::printf("| %s | error: %s |\n", name.c_str(), (!t.ok() ? t.status() : a.status()).message().c_str());
     return;
   }
-  auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
-  std::printf("| %s | %llu | %llu | %llu | %llu | %+.1f %% | %llu | %llu | %llu | %llu | %llu | %+.1f %% | %llu | %s |\n",
-              name.c_str(), u(t->before.head), u(t->after.head), u(t->before.min_arena), u(t->after.min_arena),
-              t->extra_macs_pct, u(t->zero_extra_head), u(a->before.head), u(a->after.head), u(a->before.min_arena),
-              u(a->after.min_arena), a->extra_macs_pct, u(a->zero_extra_head), Ratio(bytes, *a).c_str());
+  // A model the target cannot run (its evaluator refused it) has no figures: "-".
+  auto cols = [](const OptimizeResult& r) {
+    if (r.before.min_arena == 0) return std::string("- | - | - | - | - | -");
+    char s[160];
+    std::snprintf(s, sizeof s, "%llu | %llu | %llu | %llu | %+.1f %% | %llu", static_cast<unsigned long long>(r.before.head),
+                  static_cast<unsigned long long>(r.after.head), static_cast<unsigned long long>(r.before.min_arena),
+                  static_cast<unsigned long long>(r.after.min_arena), r.extra_macs_pct,
+                  static_cast<unsigned long long>(r.zero_extra_head));
+    return std::string(s);
+  };
+  std::printf("| %s | %s | %s | %s |\n", name.c_str(), cols(*t).c_str(), cols(*a).c_str(),
+              a->before.min_arena == 0 ? "-" : Ratio(bytes, *a).c_str());
   std::fflush(stdout);
 }
 

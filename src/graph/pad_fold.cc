@@ -83,11 +83,12 @@ PassReport FoldPads(model::Graph& g) {
   PassReport r;
   for (size_t s = 0; s < g.subgraphs.size(); ++s) {
     auto& sg = *g.subgraphs[s];
+    size_t removed = 0;  // messages name ops by their index in the input model
     for (size_t i = 0; i < sg.operators.size(); ++i) {
       const auto& pad = *sg.operators[i];
       const B code = OpCode(g, pad);
       if (code != B::PAD && code != B::PADV2) continue;
-      const std::string where = "op " + std::to_string(i) + " (" + OpName(g, pad) + ")";
+      const std::string where = "op " + std::to_string(i + removed) + " (" + OpName(g, pad) + ")";
       auto padded = ClassifySpatial(g, sg, pad, Axes{1, 2});
       bool is_output = false;
       const auto readers = Readers(sg, pad.outputs.empty() ? -1 : pad.outputs[0], &is_output);
@@ -108,9 +109,10 @@ PassReport FoldPads(model::Graph& g) {
       conv.inputs[0] = pad.inputs[0];
       if (auto* o = conv.builtin_options.AsConv2DOptions()) o->padding = tflo::Padding::SAME;
       if (auto* o = conv.builtin_options.AsDepthwiseConv2DOptions()) o->padding = tflo::Padding::SAME;
-      r.done.push_back(where + " folded into op " + std::to_string(readers[0]) + " (" + OpName(g, conv) + ", SAME)");
+      r.done.push_back(where + " folded into op " + std::to_string(readers[0] + removed) + " (" + OpName(g, conv) + ", SAME)");
       sg.operators.erase(sg.operators.begin() + static_cast<long>(i));
       --i;
+      ++removed;
       ++r.applied;
     }
   }
