@@ -11,6 +11,9 @@
 
 #include "golden_testutil.h"
 #include "graph/edit.h"
+#include "lifetime/lifetimes.h"
+#include "plan/best_fit.h"
+#include "plan/verify.h"
 #include "graph/runtime_evaluator.h"
 #include "graph/tflm_evaluator.h"
 #include "support/shared_dir.h"
@@ -68,8 +71,25 @@ std::vector<uint8_t> SingleOp(const model::Graph& g, size_t i) {
   return bytes.ok() ? *bytes : std::vector<uint8_t>{};
 }
 
+// The rewritten model passes the reader's verifier, its lifetimes follow TFLM's rules like any
+// model's, and a plan around its offline offsets (if any) passes the plan verifier with no two
+// offline buffers sharing bytes while alive.
+void CheckPlans(const std::vector<uint8_t>& bytes) {
+  auto view = model::ReadModel(bytes.data(), bytes.size());
+  ASSERT_TRUE(view.ok()) << view.status().ToString();
+  auto lifetimes = lifetime::ComputeLifetimes(*view);
+  ASSERT_TRUE(lifetimes.ok()) << lifetimes.status().ToString();
+  const plan::Problem problem = lifetime::ToProblem(*lifetimes);
+  auto planned = plan::PlanBestFit(problem, plan::PlannerOptions());
+  ASSERT_TRUE(planned.ok()) << planned.status().ToString();
+  const plan::VerifyReport report = plan::VerifyPlan(problem, planned->plan);
+  EXPECT_TRUE(report.ok()) << report.errors[0].message;
+  EXPECT_TRUE(report.fixed_overlaps.empty());
+}
+
 void CheckChanged(const GoldenModel& m, const std::vector<uint8_t>& original, const graph::OptimizeResult& r) {
   EXPECT_LT(r.after.min_arena, r.before.min_arena);
+  CheckPlans(r.bytes);
   std::string error;
   const auto got = Outputs(r.bytes, m, &error);
   ASSERT_FALSE(got.empty()) << error;
