@@ -1,7 +1,7 @@
 // libFuzzer entry: any bytes -> ReadModel -> offline-plan / static checks -> ComputeLifetimes ->
 // ToProblem -> lower bound, TFLM greedy plan and its verification; then the TFLM arena size
 // (kernel table formulas on hostile shapes and custom options); then the editable graph: read ->
-// write -> read must give an equal graph, and the rewrite passes (PAD folding, int8 I/O, a 2x2
+// write -> read must give the same graph (SameGraph: bit for bit, NaNs included), and the rewrite passes (PAD folding, int8 I/O, a 2x2
 // patch of every prefix the analysis accepts) must give models the reader accepts. Must never
 // crash, whatever the input; a plan that does not verify or a graph that does not round-trip is a
 // bug (abort).
@@ -40,7 +40,7 @@ void FuzzGraph(const std::vector<uint8_t>& bytes) {
   auto written = model::WriteGraph(**g);
   if (!written.ok()) return;
   auto again = model::ReadGraph(written->data(), written->size());
-  if (!again.ok() || !(**again == **g)) std::abort();
+  if (!again.ok() || !model::SameGraph(**again, **g)) std::abort();
   (void)graph::FoldPads(**again);
   (void)graph::QuantizedIo(**again);
   const size_t ops = (*again)->subgraphs.empty() ? 0 : (*again)->subgraphs[0]->operators.size();

@@ -63,4 +63,10 @@ Result<std::vector<uint8_t>> WriteGraph(const Graph& graph) {
   return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
 }
 
+bool SameGraph(const Graph& a, const Graph& b) {
+  auto bytes_a = WriteGraph(a);
+  auto bytes_b = WriteGraph(b);
+  return bytes_a.ok() && bytes_b.ok() && *bytes_a == *bytes_b;
+}
+
 }  // namespace arenaplan::model

@@ -8,7 +8,7 @@
 // indices and sizes were checked. Buffers and custom options stored outside the flatbuffer (models
 // past 2 GB: offset / size from the file start) are read into the graph inline; WriteGraph writes
 // everything inline, with buffer data 16-byte aligned (the schema's force_align), so a written
-// graph reads back equal (==, generated) to the graph written. O(model size) both ways.
+// graph reads back the same (SameGraph) as the graph written. O(model size) both ways.
 #pragma once
 
 #include <cstdint>
@@ -27,5 +27,12 @@ Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size);
 // The .tflite bytes of `graph` (identifier "TFL3"). InvalidArgument when the result would pass
 // the flatbuffer 2 GiB limit.
 Result<std::vector<uint8_t>> WriteGraph(const Graph& graph);
+
+// Whether `a` and `b` hold the same fields, floats compared bit for bit: their WriteGraph bytes
+// are equal (Pack is deterministic and writes every field the object API has). The generated ==
+// compares floats as numbers, so a graph holding a NaN (quantization scale / min / max, options)
+// never equals itself and -0.0 equals 0.0; what a round trip must keep is the bits. False when
+// either cannot be written. O(model size).
+bool SameGraph(const Graph& a, const Graph& b);
 
 }  // namespace arenaplan::model
