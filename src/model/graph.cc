@@ -31,6 +31,33 @@ Status InlineLargeCustomOptions(const uint8_t* bytes, size_t size, Graph& graph)
   return Status::Ok();
 }
 
+// A union tag naming a table of the schema, with no table stored, passes the flatbuffer verifier;
+// UnPack keeps it as {tag, nullptr}, which the generated Pack and union copy dereference. Every
+// reader going through the generated accessors (TFLM's builtin_options_as_X(), ...) sees such a
+// tag exactly as NONE, so the graph holds NONE. A tag past the schema (no table type to build) is
+// kept: Pack and copy skip it.
+template <typename Union, typename Tag>
+void DropTagWithoutTable(Union& u, Tag max) {
+  if (u.value == nullptr && u.type != Tag::NONE && u.type <= max) u.type = Tag::NONE;
+}
+
+void DropTagsWithoutTable(Graph& graph) {
+  for (auto& sg : graph.subgraphs) {
+    for (auto& t : sg->tensors) {
+      if (t->quantization) DropTagWithoutTable(t->quantization->details, tflo::QuantizationDetails::MAX);
+      if (!t->sparsity) continue;
+      for (auto& dim : t->sparsity->dim_metadata) {
+        DropTagWithoutTable(dim->array_segments, tflo::SparseIndexVector::MAX);
+        DropTagWithoutTable(dim->array_indices, tflo::SparseIndexVector::MAX);
+      }
+    }
+    for (auto& op : sg->operators) {
+      DropTagWithoutTable(op->builtin_options, tflo::BuiltinOptions::MAX);
+      DropTagWithoutTable(op->builtin_options_2, tflo::BuiltinOptions2::MAX);
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size) {
@@ -38,6 +65,7 @@ Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size) {
   if (!model.ok()) return model.status();
   auto graph = std::make_unique<Graph>();
   tflo::GetModel(bytes)->UnPackTo(graph.get());
+  DropTagsWithoutTable(*graph);
   for (size_t i = 0; i < graph->buffers.size(); ++i) {
     tflo::BufferT& b = *graph->buffers[i];
     if (b.offset <= 1) continue;  // 0 and 1 mean "no external data"

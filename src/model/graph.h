@@ -8,7 +8,10 @@
 // indices and sizes were checked. Buffers and custom options stored outside the flatbuffer (models
 // past 2 GB: offset / size from the file start) are read into the graph inline; WriteGraph writes
 // everything inline, with buffer data 16-byte aligned (the schema's force_align), so a written
-// graph reads back the same (SameGraph) as the graph written. O(model size) both ways.
+// graph reads back the same (SameGraph) as the graph written. A union tag stored without its
+// table (options, quantization details, sparse index vectors) is read as NONE: the generated
+// accessors, and so TFLM, see both alike, and the object API cannot hold a tag without a table.
+// O(model size) both ways.
 #pragma once
 
 #include <cstdint>

@@ -139,6 +139,62 @@ TEST(Graph, SameGraphComparesFloatBits) {
   EXPECT_FALSE(SameGraph(*a, *b));
 }
 
+// Bytes the verifier accepts in which every kind of union carries a tag but no table: a tensor's
+// quantization details, its sparse index vectors, an op's builtin options and builtin options 2
+// (the fuzzer's second finding: Pack dereferenced the missing table).
+std::vector<uint8_t> TagsWithoutTables() {
+  using flatbuffers::Offset;
+  flatbuffers::FlatBufferBuilder fbb;
+  const std::vector<float> scale = {0.5f};
+  const std::vector<int64_t> zero = {0};
+  auto quant = tflo::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &scale, &zero,
+                                                        tflo::QuantizationDetails::CustomQuantization, 0);
+  const std::vector<Offset<tflo::DimensionMetadata>> dims = {
+      tflo::CreateDimensionMetadata(fbb, tflo::DimensionType::SPARSE_CSR, 0, tflo::SparseIndexVector::Int32Vector,
+                                    0, tflo::SparseIndexVector::Uint8Vector, 0)};
+  const std::vector<int32_t> order = {0};
+  auto sparsity = tflo::CreateSparsityParametersDirect(fbb, &order, nullptr, &dims);
+  const std::vector<int32_t> shape = {1, 4};
+  const std::vector<Offset<tflo::Tensor>> tensors = {
+      tflo::CreateTensorDirect(fbb, &shape, tflo::TensorType::INT8, 0, "a", quant, false, sparsity),
+      tflo::CreateTensorDirect(fbb, &shape, tflo::TensorType::INT8, 0, "b")};
+  const std::vector<int32_t> in = {0, 0}, out = {1};
+  const std::vector<Offset<tflo::Operator>> ops = {tflo::CreateOperatorDirect(
+      fbb, 0, &in, &out, tflo::BuiltinOptions::AddOptions, 0, nullptr, tflo::CustomOptionsFormat::FLEXBUFFERS,
+      nullptr, nullptr, 0, 0, tflo::BuiltinOptions2::StableHLOCompositeOptions, 0)};
+  const std::vector<int32_t> sg_in = {0}, sg_out = {1};
+  const std::vector<Offset<tflo::SubGraph>> subgraphs = {
+      tflo::CreateSubGraphDirect(fbb, &tensors, &sg_in, &sg_out, &ops)};
+  const std::vector<Offset<tflo::OperatorCode>> codes = {
+      tflo::CreateOperatorCodeDirect(fbb, 0, nullptr, 1, tflo::BuiltinOperator::ADD)};
+  const std::vector<Offset<tflo::Buffer>> buffers = {tflo::CreateBufferDirect(fbb)};
+  fbb.Finish(tflo::CreateModelDirect(fbb, 3, &codes, &subgraphs, "tags", &buffers), tflo::ModelIdentifier());
+  return {fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize()};
+}
+
+TEST(Graph, UnionTagsWithoutTablesAreReadAsNone) {
+  const std::vector<uint8_t> bytes = TagsWithoutTables();
+  flatbuffers::Verifier verifier(bytes.data(), bytes.size());
+  ASSERT_TRUE(tflo::VerifyModelBuffer(verifier));  // valid flatbuffer: a tag may come alone
+  const auto* fb_op = tflo::GetModel(bytes.data())->subgraphs()->Get(0)->operators()->Get(0);
+  EXPECT_EQ(fb_op->builtin_options_as_AddOptions(), nullptr);  // what TFLM's parsers see
+  auto g = ReadGraph(bytes.data(), bytes.size());
+  ASSERT_TRUE(g.ok()) << g.status().ToString();
+  const auto& sg = *(*g)->subgraphs[0];
+  EXPECT_EQ(sg.tensors[0]->quantization->details.type, tflo::QuantizationDetails::NONE);
+  EXPECT_EQ(sg.tensors[0]->sparsity->dim_metadata[0]->array_segments.type, tflo::SparseIndexVector::NONE);
+  EXPECT_EQ(sg.tensors[0]->sparsity->dim_metadata[0]->array_indices.type, tflo::SparseIndexVector::NONE);
+  EXPECT_EQ(sg.operators[0]->builtin_options.type, tflo::BuiltinOptions::NONE);
+  EXPECT_EQ(sg.operators[0]->builtin_options_2.type, tflo::BuiltinOptions2::NONE);
+  EXPECT_EQ(sg.tensors[0]->quantization->scale, std::vector<float>{0.5f});  // the rest is kept
+  const Graph copy = **g;  // the union copy dereferenced the missing table too
+  auto written = WriteGraph(copy);
+  ASSERT_TRUE(written.ok()) << written.status().ToString();
+  auto again = ReadGraph(written->data(), written->size());
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_TRUE(SameGraph(**again, **g));
+}
+
 TEST(Graph, InlinesExternalBuffers) {
   ModelSpec spec;
   spec.operator_codes = {{0, "", 1}};  // ADD
