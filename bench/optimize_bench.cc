@@ -43,7 +43,7 @@ double InvokeSeconds(const std::vector<uint8_t>& model) {
   std::vector<uint8_t> storage(kArena + 16);
   uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   arenaplan::rt::InterpreterOptions opts;
-  opts.planner = arenaplan::rt::PlannerKind::kBestFit;
+  opts.planner = arenaplan::rt::PlannerKind::kTflmOrderBestFit;
   arenaplan::rt::Interpreter interp(model.data(), model.size(), arenaplan::rt::AllOpsResolver(), arena, kArena, opts);
   if (interp.AllocateTensors() != arenaplan::rt::StatusCode::kOk) return -1;
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) arenaplan::rt::FillGeneratedInput(interp.input(k), k, 0);

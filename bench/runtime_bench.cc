@@ -46,7 +46,7 @@ void BM_AllocateTensors(benchmark::State& state) {
     return;
   }
   InterpreterOptions opts;
-  opts.planner = state.range(1) ? PlannerKind::kBestFit : PlannerKind::kGreedy;
+  opts.planner = state.range(1) ? PlannerKind::kTflmOrderBestFit : PlannerKind::kTflmGreedy;
   Arena arena(kArenaBytes);
   for (auto _ : state) {
     Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data, kArenaBytes, opts);

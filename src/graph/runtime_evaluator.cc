@@ -10,7 +10,7 @@ namespace arenaplan::graph {
 Evaluator RuntimeEvaluator() {
   return [](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
     rt::InterpreterOptions opts;
-    opts.planner = rt::PlannerKind::kBestFit;
+    opts.planner = rt::PlannerKind::kTflmOrderBestFit;
     for (size_t arena_bytes = size_t{16} << 20;; arena_bytes *= 4) {
       std::vector<uint8_t> storage(arena_bytes + 16);
       uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;

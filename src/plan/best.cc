@@ -12,6 +12,9 @@ namespace arenaplan::plan {
 // The exact search's share of `best` when the caller gives no time limit: enough to prove every
 // model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
 constexpr double kBestExactSearchSeconds = 2.0;
+// When the caller's limit is spent before a plan exists, the next planner still gets this long
+// (0 would mean the planner's default).
+constexpr double kMinPlannerSeconds = 1e-3;
 
 Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -35,7 +38,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
       const std::chrono::duration<double> used = std::chrono::steady_clock::now() - start;
       entry_options.time_limit_seconds = options.time_limit_seconds - used.count();
       if (entry_options.time_limit_seconds <= 0 && best) break;
-      entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, 1e-3);
+      entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, kMinPlannerSeconds);
     } else if (exact) {
       entry_options.time_limit_seconds = kBestExactSearchSeconds;
     }

@@ -5,17 +5,13 @@
 #include <limits>
 #include <map>
 
-#include "plan/optimal.h"
+#include "plan/optimal_search.h"
+#include "util/align.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
 constexpr Offset kInf = std::numeric_limits<Offset>::max() / 4;
-
-inline Offset AlignUpTo(Offset value, Bytes alignment) {
-  const Offset rem = value % alignment;
-  return rem == 0 ? value : value + (alignment - rem);
-}
 
 struct Candidate {
   Offset offset;
@@ -238,7 +234,7 @@ bool DecisionSearch::Impl::Place(int x, Offset p, int sec_lo, int sec_hi, int* u
     if (placed[y]) continue;
     ++count;
     if (!x_online && fixed[y] != kUnfixed) continue;  // fixed buffers may overlap each other
-    const Offset need = align[y] == 1 ? top : AlignUpTo(top, align[y]);
+    const Offset need = align[y] == 1 ? top : AlignUp(top, align[y]);
     if (need > minoff[y]) {
       minoff_log.emplace_back(y, minoff[y]);
       minoff[y] = need;

@@ -65,8 +65,8 @@ StatusCode ArenaSetHead(Arena* a, uint32_t bytes, ErrorText* error, const char* 
     SetError(error, "internal: head resized while temp memory is live (%s)", what);
     return StatusCode::kBadState;
   }
-  if (bytes > a->tail || AlignUp16(bytes) > a->tail) return Full(error, what, bytes, a->tail);
-  a->head = AlignUp16(bytes);
+  if (bytes > a->tail || AlignUp(bytes, kArenaAlignment) > a->tail) return Full(error, what, bytes, a->tail);
+  a->head = AlignUp(bytes, kArenaAlignment);
   a->temp = a->head;
   NotePeak(a);
   return StatusCode::kOk;

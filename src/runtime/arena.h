@@ -13,11 +13,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rules/limits.h"
 #include "runtime/status.h"
 
 namespace arenaplan::rt {
 
-inline constexpr uint32_t kArenaAlignment = 16;
+inline constexpr uint32_t kArenaAlignment = rules::kBufferAlignment;
 
 struct Arena {
   uint8_t* base = nullptr;  // 16-aligned start of the usable region
@@ -45,9 +46,8 @@ StatusCode ArenaSetHead(Arena* arena, uint32_t bytes, ErrorText* error, const ch
 
 inline uint32_t ArenaTailBytes(const Arena& a) { return a.size - a.tail; }
 inline uint32_t ArenaUsedBytes(const Arena& a) { return a.temp + (a.size - a.tail); }
-inline uint32_t AlignUp16(uint32_t v) { return (v + 15u) & ~15u; }
 // Smallest arena (16-aligned start) that reproduces every allocation made so far.
-inline uint32_t ArenaMinimumBytes(const Arena& a) { return AlignUp16(a.peak); }
+inline uint32_t ArenaMinimumBytes(const Arena& a) { return AlignUp(a.peak, kArenaAlignment); }
 inline uint8_t* ArenaPtr(const Arena& a, uint32_t offset) { return a.base + offset; }
 
 }  // namespace arenaplan::rt

@@ -18,6 +18,7 @@
 #include <cstdarg>
 #include <cstdint>
 
+#include "rules/limits.h"
 #include "runtime/status.h"
 #include "runtime/tensor_view.h"
 #include "schema/tflite_generated.h"
@@ -25,7 +26,7 @@
 namespace arenaplan::rt {
 
 // TFLM allows this many scratch requests per node; so do we.
-inline constexpr uint32_t kMaxScratchPerNode = 12;
+using rules::kMaxScratchPerNode;
 
 class KernelContext {
  public:

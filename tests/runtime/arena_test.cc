@@ -58,14 +58,5 @@ TEST(ArenaTest, HugeRequestsDoNotWrap) {
   EXPECT_EQ(ArenaInit(&a, nullptr, 64, &err), StatusCode::kBadArgument);
 }
 
-TEST(StatusTest, FormatterSubset) {
-  char buf[64];
-  Format(buf, sizeof(buf), "op %d (%s): %u/%x %c%% %lld", -3, "ADD", 42u, 255u, 'z', -9000000000LL);
-  EXPECT_STREQ(buf, "op -3 (ADD): 42/ff z% -9000000000");
-  char tiny[5];
-  EXPECT_EQ(Format(tiny, sizeof(tiny), "%s", "truncated"), 4u);
-  EXPECT_STREQ(tiny, "trun");
-}
-
 }  // namespace
 }  // namespace arenaplan::rt

@@ -11,7 +11,7 @@
 
 #include "model/writer.h"
 #include "runtime/interpreter.h"
-#include "runtime/subgraph_calls.h"
+#include "rules/limits.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -156,7 +156,7 @@ TEST(ControlFlow, CyclicSubgraphCallIsRejected) {
 TEST(ControlFlow, OutOfRangeSubgraphIsRejected) {
   Harness h(model::WriteModel(WhileSpec(1, 7)));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_NE(std::string(h.interp->error_message()).find("calls subgraph 7 (model has 3 subgraphs)"), std::string::npos)
+  EXPECT_NE(std::string(h.interp->error_message()).find("WhileOptions subgraph 7 out of range (3 subgraphs)"), std::string::npos)
       << h.interp->error_message();
 }
 
@@ -173,30 +173,31 @@ ModelSpec CallChain(uint32_t levels) {
 }
 
 TEST(ControlFlow, NestingIsBoundedAndRunsUpToTheLimit) {
-  Harness ok(model::WriteModel(CallChain(kMaxSubgraphDepth)));
+  Harness ok(model::WriteModel(CallChain(rules::kMaxCallDepth)));
   ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk) << ok.interp->error_message();
   EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk) << ok.interp->error_message();
-  Harness deep(model::WriteModel(CallChain(kMaxSubgraphDepth + 1)));
+  Harness deep(model::WriteModel(CallChain(rules::kMaxCallDepth + 1)));
   EXPECT_EQ(deep.interp->AllocateTensors(), StatusCode::kUnsupported);
   EXPECT_NE(std::string(deep.interp->error_message()).find("nested deeper than 16"), std::string::npos)
       << deep.interp->error_message();
 }
 
 TEST(ControlFlow, ExponentialCallExpansionIsRejected) {
-  // Every subgraph calls the next twice (WHILE cond and body): 2^14 visits of the last one.
+  // Subgraphs 0..9 each CALL_ONCE the next four times: 4 + 16 + ... + 4^10 = 1,398,100 operator
+  // visits of TFLM's lifetime walk, more than rules::kMaxOperatorVisits.
   ModelSpec spec;
   const uint32_t call = model::AddOperatorCode(spec, static_cast<int32_t>(B::CALL_ONCE));
-  for (uint32_t s = 0; s <= 14; ++s) {
+  for (uint32_t s = 0; s <= 10; ++s) {
     SubgraphSpec sg;
-    if (s < 14) {
-      const int32_t next = static_cast<int32_t>(s + 1);
-      sg.operators = {Op(call, {}, {}, OptionsKind::kCallOnce, next), Op(call, {}, {}, OptionsKind::kCallOnce, next)};
+    for (int k = 0; s < 10 && k < 4; ++k) {
+      sg.operators.push_back(Op(call, {}, {}, OptionsKind::kCallOnce, static_cast<int32_t>(s + 1)));
     }
     spec.subgraphs.push_back(sg);
   }
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
-  EXPECT_NE(std::string(h.interp->error_message()).find("more than 4096"), std::string::npos) << h.interp->error_message();
+  EXPECT_NE(std::string(h.interp->error_message()).find("more than 1000000 operator visits"), std::string::npos)
+      << h.interp->error_message();
 }
 
 TEST(ControlFlow, ResetBeforeAllocateIsAnError) {

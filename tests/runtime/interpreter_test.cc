@@ -68,7 +68,7 @@ TEST(InterpreterTest, RunsChainWithTflmGreedyOffsets) {
   Interpreter& in = *h.interp;
   ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.memory_record().head_bytes, 32u);
-  EXPECT_STREQ(in.memory_record().plan_source, "greedy");
+  EXPECT_STREQ(in.memory_record().plan_source, "tflm-greedy");
   auto offset = [&](uint32_t t) { return static_cast<uint8_t*>(in.tensor(t).data) - h.arena_base; };
   EXPECT_EQ(offset(0), 16);
   EXPECT_EQ(offset(2), 0);
@@ -107,12 +107,55 @@ TEST(InterpreterTest, TwoInterpretersSideBySideAreIndependent) {
   }
 }
 
-TEST(InterpreterTest, BestFitPlannerGivesSameOutputs) {
+// in0 --ADD(in0, c)--> t1 --ADD(t1, t1)--> t2 --RESHAPE--> out: four planned tensors (c is constant),
+// no scratch. Lifetimes: in0 [0, 1], t1 [1, 2], t2 [2, 3], out [3, 3], 16 bytes each.
+TEST(InterpreterTest, PlanCopyRecordsTheProblemAndThePlan) {
+  std::vector<PlanBuffer> problem(8);
+  std::vector<int32_t> offsets(8);
+  PlanCopy copy{problem.data(), offsets.data(), 8, 0};
   InterpreterOptions opts;
-  opts.planner = PlannerKind::kBestFit;
+  opts.plan_copy = &copy;
   Harness h(model::WriteModel(ChainSpec()), 4096, opts);
   ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
-  EXPECT_STREQ(h.interp->memory_record().plan_source, "best-fit");
+  ASSERT_EQ(copy.count, 4u);
+  const int32_t first[] = {0, 1, 2, 3}, last[] = {1, 2, 3, 3};
+  const uint32_t tensor_of_buffer[] = {0, 2, 3, 4};
+  for (uint32_t b = 0; b < 4; ++b) {
+    SCOPED_TRACE(b);
+    EXPECT_EQ(problem[b].size, 16u);
+    EXPECT_EQ(problem[b].first, first[b]);
+    EXPECT_EQ(problem[b].last, last[b]);
+    EXPECT_EQ(problem[b].offset, rules::kOnline);
+    EXPECT_EQ(h.interp->tensor(tensor_of_buffer[b]).data, h.arena_base + offsets[b]);
+  }
+  PlanCopy small{problem.data(), offsets.data(), 2, 0};  // too small: only the count
+  opts.plan_copy = &small;
+  Harness s(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(s.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(small.count, 4u);
+}
+
+TEST(InterpreterTest, InvokeStopsAfterTheOpBudget) {
+  InterpreterOptions opts;
+  opts.max_ops_per_invoke = 3;  // the chain has three ops
+  Harness ok(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk) << ok.interp->error_message();
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk);  // the budget is per Invoke
+  opts.max_ops_per_invoke = 2;
+  Harness cut(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(cut.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(cut.interp->Invoke(), StatusCode::kUnsupported);
+  EXPECT_STREQ(cut.interp->error_message(),
+               "subgraph 0, op 2 (RESHAPE): Invoke ran more than 2 ops (InterpreterOptions::max_ops_per_invoke)");
+}
+
+TEST(InterpreterTest, TflmOrderBestFitPlannerGivesSameOutputs) {
+  InterpreterOptions opts;
+  opts.planner = PlannerKind::kTflmOrderBestFit;
+  Harness h(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
+  EXPECT_STREQ(h.interp->memory_record().plan_source, "tflm-order-best-fit");
   EXPECT_EQ(h.interp->memory_record().head_bytes, 32u);
   SetInput(*h.interp, {1, 2, 3, 4});
   ASSERT_EQ(h.interp->Invoke(), StatusCode::kOk);
@@ -189,7 +232,7 @@ TEST(InterpreterTest, OfflinePlanWithWrongCountFails) {
   model::SetMetadata(spec, "OfflineMemoryAllocation", bytes);
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "metadata OfflineMemoryAllocation: 4 offsets, but the model has 5 tensors");
+  EXPECT_STREQ(h.interp->error_message(), "offline plan: 4 offsets but the model has 5 tensors over all subgraphs");
 }
 
 TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
@@ -198,7 +241,7 @@ TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
   spec.subgraphs[0].operators[1].opcode_index = custom;
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
-  EXPECT_STREQ(h.interp->error_message(), "op 1 (MyCustomOp): op not supported by this runtime (no kernel registered)");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 1 (CUSTOM:MyCustomOp): op not supported by this runtime (no kernel registered)");
   EXPECT_EQ(h.interp->Invoke(), StatusCode::kBadState);
 }
 
@@ -207,7 +250,7 @@ TEST(InterpreterTest, BadTensorIndexIsRejected) {
   spec.subgraphs[0].operators[2].inputs = {9};
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "op 2 (RESHAPE): input 0 refers to tensor 9 (5 tensors)");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 2 (RESHAPE): input tensor 9 out of range (5 tensors)");
 }
 
 TEST(InterpreterTest, ShortConstantBufferIsRejected) {
@@ -215,7 +258,16 @@ TEST(InterpreterTest, ShortConstantBufferIsRejected) {
   spec.buffers[1].resize(8);
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: buffer 1 holds 8 bytes, shape needs 16");
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1 (c): buffer 1 holds 8 bytes, shape needs 16");
+}
+
+TEST(InterpreterTest, Int4TensorsAreUnsupported) {
+  ModelSpec spec = ChainSpec();
+  spec.subgraphs[0].tensors[1].type = MT::kInt4;  // a packed constant: 4 elements in 2 bytes
+  spec.buffers[1].resize(2);
+  Harness h(model::WriteModel(spec));
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: INT4 tensors are not supported by this runtime");
 }
 
 TEST(InterpreterTest, GarbageAndTruncatedModelsFailCleanly) {

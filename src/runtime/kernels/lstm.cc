@@ -21,16 +21,25 @@ namespace arenaplan::rt {
 
 namespace {
 
+// Gates in TFLM's tensor order (offsets from the *Input* indices below).
+enum Gate : uint32_t { kGateInput = 0, kGateForget = 1, kGateCell = 2, kGateOutput = 3 };
+
 // Input indices (TFLite's lstm_shared.h).
 constexpr uint32_t kInput = 0;
-constexpr uint32_t kInputToInputWeights = 1;   // 1..4: input, forget, cell, output
+constexpr uint32_t kInputToInputWeights = 1;      // 1..4: input, forget, cell, output
+constexpr uint32_t kInputToForgetWeights = kInputToInputWeights + kGateForget;
 constexpr uint32_t kRecurrentToInputWeights = 5;  // 5..8
-constexpr uint32_t kInputGateBias = 12;        // 12..15
+constexpr uint32_t kCellToInputWeights = 9;       // 9..11: peephole (input, forget, output)
+constexpr uint32_t kInputGateBias = 12;           // 12..15
+constexpr uint32_t kForgetGateBias = kInputGateBias + kGateForget;
+constexpr uint32_t kProjectionWeights = 16;
+constexpr uint32_t kProjectionBias = 17;
 constexpr uint32_t kHiddenState = 18;
 constexpr uint32_t kCellState = 19;
-
-// Gates in TFLM's tensor order (offsets from the *Input* indices above).
-enum Gate : uint32_t { kGateInput = 0, kGateForget = 1, kGateCell = 2, kGateOutput = 3 };
+constexpr uint32_t kInputLayerNormWeights = 20;   // 20..23: layer-norm coefficients per gate
+constexpr uint32_t kNumInputs = 24;
+constexpr uint32_t kLastWeights = kRecurrentToInputWeights + kGateOutput;  // weights: 1..8
+constexpr uint32_t kLastBias = kInputGateBias + kGateOutput;               // biases: 12..15
 
 // sigmoid(i / 24) in unsigned Q0.16, i = 0..255; TFLM's sigmoid_table_uint16 (shared by its
 // int16 sigmoid and tanh, tanh(x) = 2 sigmoid(2x) - 1). The entries are not reproducible by
@@ -228,7 +237,7 @@ struct StepPos {
 
 // Data pointers only (a view per input would cost ~1.7 KB of stack); nullptr = omitted.
 struct Tensors {
-  void* in[24];
+  void* in[kNumInputs];
   void* out;
 };
 
@@ -401,14 +410,25 @@ StatusCode CheckDims2(KernelContext& ctx, const TensorView& t, int32_t d0, int32
 }
 
 StatusCode Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 24, 1));
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, kNumInputs, 1));
   // Views are fetched one at a time (a view costs ~40-70 bytes of stack; 24 would be ~1.7 KB).
   TensorView v;
-  const uint32_t required[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19};
+  // The basic LSTM: input, 8 weight matrices, 4 gate biases, the two states.
+  const uint32_t required[] = {kInput,
+                               kInputToInputWeights + kGateInput, kInputToInputWeights + kGateForget,
+                               kInputToInputWeights + kGateCell, kInputToInputWeights + kGateOutput,
+                               kRecurrentToInputWeights + kGateInput, kRecurrentToInputWeights + kGateForget,
+                               kRecurrentToInputWeights + kGateCell, kRecurrentToInputWeights + kGateOutput,
+                               kInputGateBias + kGateInput, kInputGateBias + kGateForget,
+                               kInputGateBias + kGateCell, kInputGateBias + kGateOutput,
+                               kHiddenState, kCellState};
   for (uint32_t i : required) {
     if (!ctx.GetInput(i, &v)) return ctx.Fail(StatusCode::kInvalidModel, "required input %u is missing", i);
   }
-  const uint32_t variants[] = {9, 10, 11, 16, 17, 20, 21, 22, 23};
+  const uint32_t variants[] = {kCellToInputWeights, kCellToInputWeights + 1, kCellToInputWeights + 2,
+                               kProjectionWeights, kProjectionBias,
+                               kInputLayerNormWeights, kInputLayerNormWeights + 1, kInputLayerNormWeights + 2,
+                               kInputLayerNormWeights + 3};
   for (uint32_t i : variants) {
     if (ctx.GetInput(i, &v)) {
       return ctx.Fail(StatusCode::kUnsupported,
@@ -424,15 +444,15 @@ StatusCode Prepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel, "input, hidden state and output types differ (%s, %s, %s)",
                     TypeName(in.type), TypeName(hidden.type), TypeName(out.type));
   }
-  ctx.GetInput(2, &v);
+  ctx.GetInput(kInputToForgetWeights, &v);
   const TensorType wtype = v.type;
-  ctx.GetInput(13, &v);
+  ctx.GetInput(kForgetGateBias, &v);
   const TensorType btype = v.type;
-  for (uint32_t i = 1; i < 9; ++i) {
+  for (uint32_t i = kInputToInputWeights; i <= kLastWeights; ++i) {
     ctx.GetInput(i, &v);
     if (v.type != wtype) return ctx.Fail(StatusCode::kInvalidModel, "weight %u type differs", i);
   }
-  for (uint32_t i = 12; i < 16; ++i) {
+  for (uint32_t i = kInputGateBias; i <= kLastBias; ++i) {
     ctx.GetInput(i, &v);
     if (v.type != btype) return ctx.Fail(StatusCode::kInvalidModel, "bias %u type differs", i);
   }
@@ -479,11 +499,11 @@ StatusCode Prepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)",
                     d->batch, d->time_steps, d->n_input, d->n_state);
   }
-  for (uint32_t i = 1; i < 9; ++i) {
+  for (uint32_t i = kInputToInputWeights; i <= kLastWeights; ++i) {
     ctx.GetInput(i, &v);
-    RT_RETURN_IF_ERROR(CheckDims2(ctx, v, d->n_state, i < 5 ? d->n_input : d->n_state, i));
+    RT_RETURN_IF_ERROR(CheckDims2(ctx, v, d->n_state, i < kRecurrentToInputWeights ? d->n_input : d->n_state, i));
   }
-  for (uint32_t i = 12; i < 16; ++i) {
+  for (uint32_t i = kInputGateBias; i <= kLastBias; ++i) {
     ctx.GetInput(i, &v);
     if (v.rank != 1 || v.dims[0] != d->n_state) {
       return ctx.Fail(StatusCode::kInvalidModel, "bias %u must have shape [%d]", i, d->n_state);
@@ -537,10 +557,13 @@ StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const LstmData*>(ctx.op_data());
   Tensors t;
   TensorView v;
-  for (uint32_t i = 0; i < 24; ++i) t.in[i] = ctx.GetInput(i, &v) ? v.data : nullptr;
+  for (uint32_t i = 0; i < kNumInputs; ++i) t.in[i] = ctx.GetInput(i, &v) ? v.data : nullptr;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &v));
   t.out = v.data;
-  for (uint32_t i : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 18u, 19u}) {
+  for (uint32_t i = 0; i <= kLastWeights; ++i) {  // input and weights, then the states
+    if (t.in[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "input %u has no data", i);
+  }
+  for (uint32_t i : {kHiddenState, kCellState}) {
     if (t.in[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "input %u has no data", i);
   }
   if (t.out == nullptr) return ctx.Fail(StatusCode::kKernelError, "output has no data");

@@ -1,8 +1,10 @@
-#include "runtime/status.h"
+#include "rules/status.h"
 
 #include <cstddef>
 
-namespace arenaplan::rt {
+#include "rules/text.h"
+
+namespace arenaplan::rules {
 
 const char* StatusName(StatusCode s) {
   switch (s) {
@@ -27,8 +29,32 @@ struct Sink {
     if (len + 1 < cap) buf[len] = c;
     ++len;
   }
-  void PutStr(const char* s) {
-    for (; s != nullptr && *s != '\0'; ++s) Put(*s);
+  // Escaped (rules/text.h): model strings reach messages through %s. At most `max` characters
+  // of escaped text, whole pieces only, "..." marking a cut.
+  void PutStr(const char* s, uint32_t max) {
+    if (s == nullptr) return;
+    uint32_t n = 0;
+    while (s[n] != '\0') ++n;
+    const bool cut = EscapeText(s, n, nullptr, 0) > max;
+    const uint32_t room = cut ? (max >= 3 ? max - 3 : 0) : max;
+    uint32_t shown = 0;
+    for (uint32_t i = 0; i < n;) {
+      char piece[4];
+      uint32_t consumed = 0;
+      const uint32_t k = NextEscapedPiece(reinterpret_cast<const uint8_t*>(s) + i, n - i, piece, &consumed);
+      if (shown + k > room) break;
+      i += consumed;
+      shown += k;
+      PutPiece(piece, k);
+    }
+    if (cut) PutPiece("...", 3);
+  }
+  void PutPiece(const char* piece, uint32_t k) {
+    if (len + k >= cap) {
+      len += k;  // counts as written, as Put does: the text is truncated here
+      return;
+    }
+    for (uint32_t c = 0; c < k; ++c) Put(piece[c]);
   }
   void PutUnsigned(uint64_t v, uint32_t base) {
     char digits[24];
@@ -60,6 +86,11 @@ uint32_t FormatV(char* buf, uint32_t cap, const char* fmt, va_list args) {
       continue;
     }
     ++p;
+    uint32_t precision = 0xFFFFFFFFu;  // %.Ns: at most N characters of the escaped string
+    if (*p == '.') {
+      precision = 0;
+      for (++p; *p >= '0' && *p <= '9'; ++p) precision = precision * 10 + static_cast<uint32_t>(*p - '0');
+    }
     int longs = 0;
     bool size_t_arg = false;
     while (*p == 'l' || *p == 'z') {
@@ -70,21 +101,29 @@ uint32_t FormatV(char* buf, uint32_t cap, const char* fmt, va_list args) {
     switch (*p) {
       case 'd':
       case 'i':
-        if (size_t_arg) s.PutSigned(static_cast<int64_t>(va_arg(args, long)));
-        else if (longs >= 2) s.PutSigned(va_arg(args, long long));
-        else if (longs == 1) s.PutSigned(va_arg(args, long));
-        else s.PutSigned(va_arg(args, int));
+        if (size_t_arg)
+          s.PutSigned(static_cast<int64_t>(va_arg(args, long)));
+        else if (longs >= 2)
+          s.PutSigned(va_arg(args, long long));
+        else if (longs == 1)
+          s.PutSigned(va_arg(args, long));
+        else
+          s.PutSigned(va_arg(args, int));
         break;
       case 'u':
       case 'x': {
         const uint32_t base = *p == 'u' ? 10 : 16;
-        if (size_t_arg) s.PutUnsigned(va_arg(args, size_t), base);
-        else if (longs >= 2) s.PutUnsigned(va_arg(args, unsigned long long), base);
-        else if (longs == 1) s.PutUnsigned(va_arg(args, unsigned long), base);
-        else s.PutUnsigned(va_arg(args, unsigned), base);
+        if (size_t_arg)
+          s.PutUnsigned(va_arg(args, size_t), base);
+        else if (longs >= 2)
+          s.PutUnsigned(va_arg(args, unsigned long long), base);
+        else if (longs == 1)
+          s.PutUnsigned(va_arg(args, unsigned long), base);
+        else
+          s.PutUnsigned(va_arg(args, unsigned), base);
         break;
       }
-      case 's': s.PutStr(va_arg(args, const char*)); break;
+      case 's': s.PutStr(va_arg(args, const char*), precision); break;
       case 'c': s.Put(static_cast<char>(va_arg(args, int))); break;
       case '%': s.Put('%'); break;
       case '\0': --p; break;  // trailing '%': stop at the terminator
@@ -117,4 +156,4 @@ void SetError(ErrorText* out, const char* fmt, ...) {
   va_end(args);
 }
 
-}  // namespace arenaplan::rt
+}  // namespace arenaplan::rules
