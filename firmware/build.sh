@@ -4,7 +4,7 @@
 #   fw.elf      the kernels of OPS_FILE only (gen_op_resolver.py; every kernel without OPS_FILE);
 #   fw_all.elf  every kernel (its map gives the flash per kernel: flash_report.py).
 # usage: build.sh OUT_DIR GENERATED_DIR MODEL.tflite ARENA_BYTES "EXPECTED_FNV..." [OPS_FILE]
-#   GENERATED_DIR: the host build's generated/ (holds schema/tflite_subset_generated.h)
+#   GENERATED_DIR: the host build's generated/ (holds schema/tflite_generated.h)
 #   OPS_FILE: the model's operator names, one a line (`arenaplan inspect --format json`, operator_set)
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,7 +45,7 @@ SOURCES=$(ls "$SRC"/src/rules/*.cc "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/ke
           "$OUT/model_data.cc" "$OUT/op_resolver_model.cc" "$OUT/op_resolver_all.cc")
 # Incremental: an object is rebuilt when missing or older than its source, any runtime/firmware
 # header, the generated schema or this script; main.cc and model_data.cc (macros) always.
-NEWEST=$(ls -t $(find "$SRC/src/rules" "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
+NEWEST=$(ls -t $(find "$SRC/src/rules" "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_generated.h" \
          "$SRC/firmware/build.sh" | head -1)
 WANT=""
 TODO=""

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   arenaplan::cli::RegisterRun(app, exit_code);
   arenaplan::cli::RegisterReport(app, exit_code);
   arenaplan::cli::RegisterDemo(app, exit_code);
+  arenaplan::cli::RegisterOptimize(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -21,6 +21,7 @@
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "cli/tensor_dump.h"
+#include "graph/runtime_evaluator.h"
 #include "model/device_status.h"
 #include "plan/plan_and_verify.h"
 #include "plan/verify.h"
@@ -42,6 +43,7 @@ struct RunArgs {
   uint32_t invokes = 1;
   std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
   std::string compare_with;  // a second dump to compare the new one with
+  bool optimize = false;  // rewrite for the runtime first (graph/optimize.h)
 };
 
 // An owned arena whose start is 16-aligned.
@@ -347,9 +349,27 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_byt
   PrintDump(dump);
 }
 
+// --optimize: the model rewritten for the runtime (graph/optimize.h) replaces `bytes`. Returns an
+// exit code on failure, -1 on success.
+int OptimizeFirst(const RunArgs& a, std::vector<uint8_t>* bytes) {
+  auto r = graph::OptimizeForRuntime(*bytes, graph::OptimizeOptions());
+  if (!r.ok()) return ReportError("run", r.status());
+  if (a.format == "text") {
+    std::printf("optimized:        smallest arena %llu -> %llu bytes (%zu rewrites, %+.1f %% MACs)\n",
+                static_cast<unsigned long long>(r->before.min_arena), static_cast<unsigned long long>(r->after.min_arena),
+                r->rewrites.size(), r->extra_macs_pct);
+  }
+  *bytes = std::move(r->bytes);
+  return -1;
+}
+
 int Run(const RunArgs& a) {
   auto bytes = ReadFile(a.model);
   if (!bytes.ok()) return ReportError("run", bytes.status());
+  if (a.optimize) {
+    const int failed = OptimizeFirst(a, &*bytes);
+    if (failed >= 0) return failed;
+  }
   const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
   RunPlan plan;
   const Status set_up = SetUpPlan(*bytes, planner, &plan);
@@ -412,6 +432,7 @@ void RegisterRun(CLI::App& root, int& exit_code) {
                   "compare the new dump with this one: the first tensor that differs (exit 1), or identical")
       ->needs("--dump-tensors");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--optimize", args->optimize, "rewrite the model for the runtime first (as optimize --for arenaplan)");
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
 

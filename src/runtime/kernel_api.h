@@ -21,7 +21,7 @@
 #include "rules/limits.h"
 #include "runtime/status.h"
 #include "runtime/tensor_view.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 

@@ -59,8 +59,8 @@ StatusCode Prepare(KernelContext& ctx) {
     }
   }
   const auto* o = Options<tfl::FullyConnectedOptions>(ctx);
-  if (o != nullptr && o->weights_format() != 0) {
-    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", o->weights_format());
+  if (o != nullptr && o->weights_format() != tfl::FullyConnectedOptionsWeightsFormat::DEFAULT) {
+    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", static_cast<int>(o->weights_format()));
   }
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   d->multipliers = nullptr;
