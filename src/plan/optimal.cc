@@ -10,6 +10,7 @@
 
 #include "plan/best_fit.h"
 #include "plan/lower_bound.h"
+#include "plan/optimal_search.h"
 
 namespace arenaplan::plan {
 namespace {

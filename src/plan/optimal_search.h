@@ -1,0 +1,41 @@
+// The exact decision search over one time partition (internal to the optimal planner): a
+// portfolio of the gravity search (gravity_search.h), the skyline search (skyline_search.h) and
+// block reconstruction (block_merge.h), run with restarts.
+//  1. Tight problems (skyline search applicable): the problem glued into blocks is searched
+//     first under a node cap, then with one block at a time taken apart again. A plan of the
+//     blocks is a plan; a failure there proves nothing.
+//  2. Restarts on the buffers themselves with Luby node budgets (1, 1, 2, 1, 1, 2, 4, ... units of
+//     2n + 64 nodes), cycling through six gravity variants (three static orders, split groups
+//     re-ranked or not) and, on tight problems, as many skyline orders (then seeded variants of
+//     them). The first complete run decides: a plan, or a proof that none fits. Restarts cap the
+//     loss to one bad order at a small factor.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "plan/search_model.h"
+
+namespace arenaplan::plan::optimal_internal {
+
+class DecisionSearch {
+ public:
+  // Buffers must be valid (size > 0, first <= last, alignment > 0, fixed offsets aligned, >= 0).
+  explicit DecisionSearch(const std::vector<Buffer>& buffers);
+  ~DecisionSearch();
+  DecisionSearch(const DecisionSearch&) = delete;
+  DecisionSearch& operator=(const DecisionSearch&) = delete;
+
+  // Proven bound: max over sections of online load + the largest fixed buffer live there, and
+  // every fixed buffer's end.
+  Bytes lower_bound() const;
+  // Finds offsets with every buffer ending at or below `capacity`, or proves none exist.
+  Outcome Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  int64_t nodes() const;  // over all calls so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace arenaplan::plan::optimal_internal
