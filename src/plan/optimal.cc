@@ -11,11 +11,15 @@
 #include "plan/best_fit.h"
 #include "plan/lower_bound.h"
 #include "plan/optimal_search.h"
+#include "plan/skyline_search.h"
+#include "plan/window_bound.h"
 
 namespace arenaplan::plan {
 namespace {
 
 using optimal_internal::DecisionSearch;
+using optimal_internal::RefuteByWindows;
+using optimal_internal::SkylineSearch;
 using optimal_internal::Limits;
 using optimal_internal::Outcome;
 using Clock = std::chrono::steady_clock;
@@ -28,6 +32,9 @@ constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 over
 // buffer, plus a fixed allowance that every small problem fits (A-K, every model).
 constexpr uint64_t kSearchIntsPerBuffer = 64;
 constexpr uint64_t kSearchIntsAllowance = uint64_t{1} << 22;
+// Closed-window refutations (window_bound.h) get this share of the time: enough for hundreds of
+// small windows, and a refutation settles a decision outright.
+constexpr double kWindowShare = 0.1;
 
 // The shared checks (ValidateProblem) plus what the section sweep needs: last + 1 representable.
 Status Validate(const Problem& problem) {
@@ -237,6 +244,32 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   }
 }
 
+// Closed windows (window_bound.h) raise a piece's proven bound where a small part of it cannot be
+// packed: in decision mode (capacity > 0) at the capacity for pieces without a plan that fits;
+// when minimising at the bound, then just above it, while a gap remains. Only pieces without
+// fixed buffers whose alignments divide every size (squeezing out walls then keeps every offset
+// aligned, and fixed ones would move). Uses kWindowShare of the time left.
+void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const Clocked& clock) {
+  const double remaining = clock.remaining();
+  if (remaining <= 0 || clock.cancelled()) return;
+  const Limits limits{Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(remaining * kWindowShare)),
+                      clock.cancel};
+  for (Piece& p : pieces) {
+    if (p.search == nullptr) continue;
+    if (!SkylineSearch::Applicable(p.buffers)) continue;
+    if (capacity > 0) {
+      if (p.best.empty() && RefuteByWindows(p.buffers, capacity, limits).refuted) {
+        p.proven_lb = std::max(p.proven_lb, (capacity + g) / g * g);
+      }
+      continue;
+    }
+    while ((p.best.empty() || p.proven_lb < p.best_h) && RefuteByWindows(p.buffers, p.proven_lb, limits).refuted) {
+      p.proven_lb = (p.proven_lb + g) / g * g;
+    }
+  }
+}
+
 // A piece the heuristics could not fit and the exact search was not built for.
 Status SearchNotRun(Bytes capacity, const Clocked& clock) {
   const std::string what = "no plan within capacity " + std::to_string(capacity) + " from the heuristics";
@@ -332,10 +365,17 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     if (p.best_h > limit) p.best.clear();
   }
+  RaiseByWindows(pieces, g, options.minimize ? 0 : capacity, clock);
   // Largest bound first: its height becomes the floor the other pieces need not go below.
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.lb > b.lb; });
 
   if (!options.minimize) {
+    for (const Piece& p : pieces) {
+      if (p.proven_lb > capacity) {  // refuted by a window
+        result.lower_bound = p.proven_lb;
+        return finish(PlanStatus::kInfeasible);
+      }
+    }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
       // A tight capacity is often found much faster than a loose one: try the bound briefly.
