@@ -49,21 +49,25 @@ bool Stacks(std::vector<Block>* blocks) {
 }
 
 // Chains, eagerly: at each step, a block ending there and one starting there of the same size,
-// when each is the only one of that size on its side.
-bool ChainPairs(std::vector<Block>* blocks) {
+// when each is the only one of that size on its side (and, if asked, neither has a block of the
+// same lifetime to stack with first: a block that does is part of a band that ends at its ends).
+bool ChainPairs(std::vector<Block>* blocks, bool skip_stackable) {
   std::vector<Block>& v = *blocks;
   std::map<std::pair<Step, Bytes>, std::vector<size_t>> ending, starting;
+  std::map<std::pair<Step, Step>, int> spans;
   for (size_t i = 0; i < v.size(); ++i) {
     ending[{End(v[i]), v[i].buffer.size}].push_back(i);
     starting[{v[i].buffer.first, v[i].buffer.size}].push_back(i);
+    ++spans[{v[i].buffer.first, End(v[i])}];
   }
+  auto stackable = [&](size_t i) { return spans[{v[i].buffer.first, End(v[i])}] > 1; };
   std::vector<uint8_t> gone(v.size(), 0);
   std::vector<Block> out;
   for (const auto& [key, ends] : ending) {
     auto it = starting.find(key);
     if (ends.size() != 1 || it == starting.end() || it->second.size() != 1) continue;
     const size_t a = ends[0], b = it->second[0];
-    if (a == b || gone[a] || gone[b]) continue;
+    if (a == b || gone[a] || gone[b] || (skip_stackable && (stackable(a) || stackable(b)))) continue;
     out.push_back(Glue(v[a].buffer.first, End(v[b]), v[a].buffer.size, {{&v[a], 0}, {&v[b], 0}}));
     gone[a] = gone[b] = 1;
   }
@@ -222,9 +226,18 @@ std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules) {
     first = i == 0 ? buffers[i].first : std::min(first, buffers[i].first);
     end = std::max(end, buffers[i].last + 1);
   }
-  while (((rules & kStacks) && Stacks(&blocks)) | ((rules & kChainPairs) && ChainPairs(&blocks)) |
-         ((rules & kChainsWithEvidence) && ChainsWithEvidence(&blocks, first, end)) |
-         ((rules & kPinwheels) && Pinwheels(&blocks))) {
+  // Pinwheels first unless stacks are: their five pieces are the most specific match, and a stack
+  // or a chain that takes one of them away by coincidence would hide the pinwheel for good.
+  const bool skip = (rules & kChainsAfterStacks) != 0;
+  while (true) {
+    if ((rules & kStacksFirst) && (rules & kStacks) && Stacks(&blocks)) continue;
+    if ((rules & kPinwheels) && Pinwheels(&blocks)) continue;
+    bool changed = false;
+    if (rules & kChainPairs) changed |= ChainPairs(&blocks, skip);
+    if (rules & kChainsWithEvidence) changed |= ChainsWithEvidence(&blocks, first, end);
+    if (changed) continue;
+    if ((rules & kStacks) && Stacks(&blocks)) continue;
+    break;
   }
   return blocks;
 }

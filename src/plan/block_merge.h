@@ -32,6 +32,8 @@ enum MergeRule : int {
   kChainPairs = 2,           // chain any unique pair at a step
   kPinwheels = 4,
   kChainsWithEvidence = 8,   // chain only stretches whose lifetime some other block has
+  kChainsAfterStacks = 16,   // kChainPairs leaves blocks that could stack to be stacked first
+  kStacksFirst = 32,         // each round stacks before pinwheels (else pinwheels first)
 };
 
 // The blocks, each original buffer in exactly one. Requires online buffers with alignment 1.

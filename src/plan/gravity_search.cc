@@ -316,24 +316,12 @@ bool GravitySearch::Impl::ValleysTileable(int sec_lo, int sec_hi, Offset p, int 
     if (valley && !RowTileable(a, b, level, p, r)) return false;
     a = b + 1;
   }
-  // The top row: below the capacity every run of open sections is one valley upside down.
-  for (int a = sec_lo; a < sec_hi;) {
-    if (total[a] == 0) {
-      ++a;
-      continue;
-    }
-    int b = a;
-    while (b + 1 < sec_hi && total[b + 1] > 0) ++b;
-    if (!RowTileable(a, b, -1, p, r)) return false;
-    a = b + 1;
-  }
   return true;
 }
 
-// Can the row of sections [a, b] next to a level (a floor at `level`, or the capacity when level
-// is -1) be covered exactly by unplaced buffers with spans inside [a, b] that can sit against it
-// (at the floor: gravity offset exactly `level`, rank above r when level == p), or by wasted cells
-// where the slack allows?
+// Can the row of sections [a, b] at height `level` be covered exactly by unplaced buffers with
+// spans inside [a, b] whose gravity offset is exactly `level` (and rank above r when level == p),
+// or by wasted cells where the slack allows?
 bool GravitySearch::Impl::RowTileable(int a, int b, Offset level, Offset p, int r) {
   std::fill(reach.begin() + a, reach.begin() + b + 2, 0);
   reach[a] = 1;
@@ -343,7 +331,7 @@ bool GravitySearch::Impl::RowTileable(int a, int b, Offset level, Offset p, int 
     for (int k = start_at[t]; k < start_at[t + 1]; ++k) {
       const int y = starts[k];
       if (placed[y] || span_end[y] > b + 1) continue;
-      if (level >= 0 && (minoff[y] != level || (level == p && rank[y] < r))) continue;
+      if (minoff[y] != level || (level == p && rank[y] < r)) continue;
       reach[span_end[y]] = 1;
     }
   }

@@ -5,8 +5,8 @@
 // Prunes: canonical sequences only (offsets non-decreasing, ties by static rank), dominance (skip
 // a candidate that sits at or above some other buffer's lowest possible top), per-section floor +
 // remaining load > capacity, "hatless" (a placement nothing can rest on is never undone by a
-// sibling), rows (without fixed buffers, when alignments divide the gcd g of sizes: every valley
-// of the floors, and the row under the capacity, must be coverable by buffers that can still sit
+// sibling), valley rows (without fixed buffers, when alignments divide the gcd g of sizes: the
+// bottom row of every valley of the floors must be coverable by buffers that can still sit
 // exactly there, or by wasted cells where the slack allows), and dynamic decomposition: when a
 // placement leaves no unplaced buffer across a section boundary, the groups on either side are
 // solved one after the other, each with a fresh canonical order (optionally re-ranked by the

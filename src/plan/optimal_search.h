@@ -4,10 +4,9 @@
 //  1. Tight problems (skyline search applicable): the problem glued into blocks is searched
 //     first under a node cap, then with one block at a time taken apart again. A plan of the
 //     blocks is a plan; a failure there proves nothing.
-//  2. Restarts on the buffers themselves with Luby node budgets (1, 1, 2, 1, 1, 2, 4, ... units of
-//     2n + 64 nodes), cycling through six gravity variants (three static orders, split groups
-//     re-ranked or not) and, on tight problems, as many skyline orders (then seeded variants of
-//     them). The first complete run decides: a plan, or a proof that none fits. Restarts cap the
+//  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
+//     each round runs six gravity variants (three static orders, split groups re-ranked or not)
+//     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a plan, or a proof that none fits. Restarts cap the
 //     loss to one bad order at a small factor.
 #pragma once
 

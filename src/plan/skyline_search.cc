@@ -52,8 +52,9 @@ class Conflict {
   std::vector<uint64_t> words_;
 };
 
-constexpr int kConflictLevels = 4096;
-constexpr Offset kNoBase = -1;  // two pools of 4096 sets of 4096 bits: 4 MiB at most
+
+constexpr int kMaxConflictLevels = 4096;  // two pools of 4096 sets of 4096 bits: 4 MiB at most
+constexpr Offset kNoBase = -1;
 
 }  // namespace
 
@@ -89,6 +90,7 @@ struct SkylineSearch::Impl {
   std::vector<Offset> group_base;      // per group: where its first placed member puts it
   std::vector<int> group_placed;       // per group: members placed
   int level = 0;                       // decisions on the current path
+  int conflict_levels = 0;             // levels the pools tell apart (2n + 64, at most 4096)
   bool cut_opened = false;
   int64_t run_nodes = 0, budget = 0, total_nodes = 0;
   StopCheck clock;
@@ -172,6 +174,7 @@ SkylineSearch::Impl::Impl(const std::vector<Buffer>& buffers) {
   rf.assign(num_sections + 2, 0);
   rb.assign(num_sections + 2, 0);
   rank.assign(n, 0);
+  conflict_levels = std::min(kMaxConflictLevels, 2 * n + 64);
 }
 
 bool SkylineSearch::Impl::Tick() {
@@ -407,9 +410,9 @@ bool SkylineSearch::Impl::Branch(int lo, int hi, const Choice& c, int cell, size
                                  Conflict* conflict) {
   const int d = level;
   Conflict deep_mine, deep_sub;  // deeper than the pools (long runs of wasted cells)
-  if (d >= kConflictLevels) deep_mine.Resize(kConflictLevels), deep_sub.Resize(kConflictLevels);
-  Conflict& mine = d < kConflictLevels ? acc[d] : deep_mine;
-  Conflict& sub = d < kConflictLevels ? child[d] : deep_sub;
+  if (d >= conflict_levels) deep_mine.Resize(conflict_levels), deep_sub.Resize(conflict_levels);
+  Conflict& mine = d < conflict_levels ? acc[d] : deep_mine;
+  Conflict& sub = d < conflict_levels ? child[d] : deep_sub;
   mine.Clear();
   const size_t end = stack.size();
   for (size_t k = begin; k < end + (waste ? 1 : 0); ++k) {
@@ -507,9 +510,9 @@ Outcome SkylineSearch::Impl::Run(Bytes cap, const SkylineOrder& ord, int64_t nod
     if (load[s] > capacity) return Outcome::kNotFound;
   }
   if (acc.empty()) {
-    acc.resize(kConflictLevels);
-    child.resize(kConflictLevels);
-    for (int l = 0; l < kConflictLevels; ++l) acc[l].Resize(kConflictLevels), child[l].Resize(kConflictLevels);
+    acc.resize(conflict_levels);
+    child.resize(conflict_levels);
+    for (int l = 0; l < conflict_levels; ++l) acc[l].Resize(conflict_levels), child[l].Resize(conflict_levels);
   }
   floor_.assign(num_sections, 0);
   total = load;
@@ -522,7 +525,7 @@ Outcome SkylineSearch::Impl::Run(Bytes cap, const SkylineOrder& ord, int64_t nod
   path.clear();
   level = 0;
   Conflict root;
-  root.Resize(kConflictLevels);
+  root.Resize(conflict_levels);
   bool found = true;
   for (int t = 0; t <= num_sections && found; ++t) found = StepOk(t, 0, num_sections);
   found = found && SolveSplit(0, num_sections, &root);
