@@ -354,8 +354,9 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       p.best_h = HeightOf(p.buffers, p.best);
     }
     // Our own first-fit orders seed the exact search; a piece without one keeps the portfolio's.
+    // Without any plan the first order runs whatever the clock says: there is always a plan.
     if (p.search != nullptr && p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb) &&
-        clock.remaining() > 0) {
+        (clock.remaining() > 0 || p.best.empty())) {
       std::vector<Offset> own = GreedySeed(p.buffers, clock.deadline);
       const Bytes own_h = HeightOf(p.buffers, own);
       if (p.best.empty() || own_h < p.best_h) {
