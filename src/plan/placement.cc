@@ -54,10 +54,8 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
   }
   std::vector<Span> placed;
   for (uint32_t i : order) {
-    placed.clear();
-    index->Occupied(i, &placed);
     // Both walks only see the union of these ranges, so equal offsets may come in any order.
-    std::sort(placed.begin(), placed.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; });
+    index->SortedOccupied(i, &placed);
     const Buffer& b = bufs[i];
     plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFit(placed, b.size, b.alignment)
                                                  : BestFit(placed, b.size, b.alignment);
