@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "plan/lower_bound.h"
+#include "plan/peak_repair.h"
 #include "plan/verify.h"
 
 namespace arenaplan::plan {
@@ -12,6 +13,7 @@ namespace arenaplan::plan {
 // The exact search's share of `best` when the caller gives no time limit: enough to prove every
 // model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
 constexpr double kBestExactSearchSeconds = 2.0;
+constexpr size_t kSkipTflmGreedyAbove = 20000;
 
 Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& options) {
   const auto start = std::chrono::steady_clock::now();
@@ -26,6 +28,9 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
+    // best-fit's first runs include tflm-greedy's exact plan: on large problems running it twice
+    // is only time lost.
+    if (entry.name == "tflm-greedy" && problem.buffers.size() > kSkipTflmGreedyAbove) continue;
     const bool exact = entry.name == "optimal";
     // Heuristics run first (registry order); the exact search only when they left a gap.
     if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
@@ -62,6 +67,24 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   if (!best) {
     if (first_error) return *first_error;
     return Internal("no planner is registered besides 'best'");
+  }
+  // What time is left goes to local repair around the peak (plan/peak_repair.h), which helps
+  // where the exact search could not be built or did not close the gap.
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(options.time_limit_seconds > 0 ? options.time_limit_seconds
+                                                                                              : kBestExactSearchSeconds));
+  if (best->plan.height > bound && best->status != PlanStatus::kOptimal && std::chrono::steady_clock::now() < deadline) {
+    RepairOptions ro;
+    ro.deadline = deadline;
+    ro.cancel = options.cancel;
+    ro.target = bound;
+    Plan repaired = RepairPeaks(unbounded, best->plan, ro);
+    if (repaired.height < best->plan.height) {
+      const VerifyReport report = VerifyPlan(unbounded, repaired, 1);
+      if (!report.ok()) return Internal("peak repair returned an invalid plan: " + report.errors[0].message);
+      best->plan = std::move(repaired);
+      best->planner += "+peak-repair";
+    }
   }
   // A proven optimum is also a lower bound, whoever found the plan of that height first.
   if (proven_optimum) bound = std::max(bound, *proven_optimum);

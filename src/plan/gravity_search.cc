@@ -81,18 +81,12 @@ struct GravitySearch::Impl {
   // Reads the clock / cancel flag every 8 calls (a placement costs microseconds, the clock ~25 ns);
   // sets stop when the run must end.
   bool OutOfTime() {
-    if ((++clock_ticks & 7) != 0) return false;
-    if (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) {
-      stop = Outcome::kCancelled;
-      return true;
-    }
-    if (std::chrono::steady_clock::now() >= limits.deadline) {
-      stop = Outcome::kTimeout;
-      return true;
-    }
-    return false;
+    const Outcome c = clock.Poll(run_nodes);
+    if (c == Outcome::kFound) return false;
+    stop = c;
+    return true;
   }
-  int64_t clock_ticks = 0;
+  StopCheck clock;
   void ReRank(size_t from, size_t to);
   bool Place(int x, Offset p, int sec_lo, int sec_hi, int* unplaced_neighbours);
   bool ValleysTileable(int sec_lo, int sec_hi, Offset p, int r);
@@ -523,6 +517,7 @@ Outcome GravitySearch::Impl::Run(Bytes cap, const std::string& order, int64_t no
   order_ = order;
   budget = node_budget;
   limits = lim;
+  clock.Reset(lim);
   out = offsets;
   stop = Outcome::kNotFound;
   run_nodes = 0;

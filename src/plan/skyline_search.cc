@@ -179,7 +179,7 @@ SkylineSearch::Impl::Impl(const std::vector<Buffer>& buffers) {
 
 bool SkylineSearch::Impl::Tick() {
   ++run_nodes;
-  const Outcome c = clock.Poll();
+  const Outcome c = clock.Poll(run_nodes);
   if (c != Outcome::kFound) {
     stop = c;
     return false;

@@ -67,7 +67,7 @@ class FreeBlocks {
 
 }  // namespace
 
-Plan SweepBestFit(const Problem& problem) {
+Plan SweepBestFit(const Problem& problem, const std::function<bool()>& stop) {
   const auto& b = problem.buffers;
   std::vector<uint32_t> order(b.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -81,7 +81,9 @@ Plan SweepBestFit(const Problem& problem) {
   FreeBlocks free;
   using Live = std::pair<Step, uint32_t>;  // (last step, buffer)
   std::priority_queue<Live, std::vector<Live>, std::greater<Live>> live;
+  size_t done = 0;
   for (uint32_t i : order) {
+    if (stop && (++done & 4095) == 0 && stop()) return Plan{};
     while (!live.empty() && live.top().first < b[i].first) {
       const uint32_t done = live.top().second;
       live.pop();

@@ -7,11 +7,14 @@
 // size-ordered set find and update a block in O(log n); O(n log n) in all.
 #pragma once
 
+#include <functional>
+
 #include "plan/problem.h"
 
 namespace arenaplan::plan {
 
-// Requires a problem that passes ValidateProblem and has no fixed buffers.
-Plan SweepBestFit(const Problem& problem);
+// Requires a problem that passes ValidateProblem and has no fixed buffers. When `stop` (asked
+// every few thousand buffers) says so, returns a plan without offsets (no plan).
+Plan SweepBestFit(const Problem& problem, const std::function<bool()>& stop = {});
 
 }  // namespace arenaplan::plan
