@@ -1,5 +1,7 @@
 #include "cli/planning.h"
 
+#include "cli/progress.h"
+
 #include "plan/lower_bound.h"
 #include "plan/verify.h"
 #include "tflm/arena_size.h"
@@ -63,6 +65,8 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   if (!planner) return InvalidArgument("unknown planner '" + args.planner + "'");
   plan::PlannerOptions popts;
   popts.time_limit_seconds = args.time_limit;
+  TerminalProgress progress("planning");  // erased before anything else is printed
+  popts.progress = progress.Callback();
   auto result = planner->run(out->problem, popts);
   if (!result.ok()) return result.status();
   out->result = std::move(result).value();

@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/progress.h"
 #include "plan/csv.h"
 #include "plan/lower_bound.h"
 #include "plan/planner.h"
@@ -66,7 +67,11 @@ int RunSolve(const SolveArgs& a) {
   opts.minimize = a.minimize || a.capacity == 0;
   const plan::Bytes lower_bound = plan::LiveBytesLowerBound(cp.problem);
 
-  auto result = planner->run(cp.problem, opts);
+  auto result = [&] {
+    TerminalProgress progress("solve");  // erased before the result is printed
+    opts.progress = progress.Callback();
+    return planner->run(cp.problem, opts);
+  }();
   if (!result.ok()) {
     if (result.status().code() == ErrorCode::kDeadlineExceeded || result.status().code() == ErrorCode::kCancelled) {
       std::fprintf(stderr, "arenaplan solve: no plan within capacity %lld found in the time limit (not proven "

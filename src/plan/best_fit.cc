@@ -235,6 +235,17 @@ Plan RunVariant(Shared& shared, const Variant& v, const StopFn& stop) {
   return PlaceInOrder(problem, order, v.rule, shared.GetIndex(), stop);
 }
 
+void ReportProgress(const PlannerOptions& options, Bytes height, Bytes bound,
+                    std::chrono::steady_clock::time_point start) {
+  if (!options.progress) return;
+  PlanProgress p;
+  p.stage = "best-fit";
+  p.height = height;
+  p.lower_bound = bound;
+  p.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  options.progress(p);
+}
+
 }  // namespace
 
 Result<Plan> PlanBestFitStrategy(const Problem& problem, const std::string& strategy) {
@@ -266,11 +277,13 @@ Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& opt
     Plan plan = RunVariant(shared, kVariants[r], stop);
     if (plan.offsets.empty()) break;  // stopped
     if (best.offsets.empty() || plan.height < best.height) best = std::move(plan);
+    ReportProgress(options, best.height, bound, start);
   }
   for (GapRule rule : {GapRule::kBestFit, GapRule::kFirstFit}) {
     if (n > kRepairMaxBuffers || best.offsets.empty() || best.height <= bound || stop()) break;
     Plan plan = CriticalFirst(problem, rule, kRepairRounds, bound, shared.GetIndex(), stop);
     if (!plan.offsets.empty() && plan.height < best.height) best = std::move(plan);
+    ReportProgress(options, best.height, bound, start);
   }
   // Stopped before any run finished: the cheapest valid plan (every buffer stacked, O(n)).
   if (best.offsets.empty() && !problem.buffers.empty()) {

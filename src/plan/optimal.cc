@@ -190,6 +190,7 @@ struct Piece {
 struct Clocked {
   Clock::time_point deadline;
   const std::atomic<bool>* cancel;
+  const optimal_internal::Heartbeat* heartbeat = nullptr;  // progress reports; may be null
   bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
   double remaining() const { return std::chrono::duration<double>(deadline - Clock::now()).count(); }
 };
@@ -197,7 +198,7 @@ struct Clocked {
 Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
   if (piece.search == nullptr) return Outcome::kBudget;
   std::vector<Offset> off;
-  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel}, &off);
+  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel, clock.heartbeat}, &off);
   if (r == Outcome::kFound) {
     const Bytes h = HeightOf(piece.buffers, off);
     if (piece.best.empty() || h < piece.best_h) {
@@ -208,6 +209,7 @@ Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, cons
     // Refuted at height: the optimum is a larger multiple of g.
     piece.proven_lb = std::max(piece.proven_lb, (height + piece.g) / piece.g * piece.g);
   }
+  if (clock.heartbeat != nullptr) (*clock.heartbeat)(0);
   return r;
 }
 
@@ -254,7 +256,7 @@ void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const C
   if (remaining <= 0 || clock.cancelled()) return;
   const Limits limits{Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(remaining * kWindowShare)),
-                      clock.cancel};
+                      clock.cancel, clock.heartbeat};
   for (Piece& p : pieces) {
     if (p.search == nullptr) continue;
     if (!SkylineSearch::Applicable(p.buffers)) continue;
@@ -269,6 +271,32 @@ void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const C
     }
   }
 }
+
+// Reports the pieces' state to PlannerOptions::progress: the plan's height once every piece has
+// one, the proven bound, and the nodes so far (plus those of the run under way, from heartbeats).
+struct Reporter {
+  const ProgressFn& progress;
+  const std::vector<Piece>& pieces;
+  Clock::time_point start;
+  Bytes lb;
+  void operator()(int64_t run_nodes = 0) const {
+    if (!progress) return;
+    PlanProgress p;
+    p.stage = "optimal";
+    p.lower_bound = lb;
+    p.nodes = run_nodes;
+    bool complete = true;
+    for (const Piece& piece : pieces) {
+      complete = complete && !piece.best.empty();
+      p.height = std::max(p.height, piece.best_h);
+      p.lower_bound = std::max(p.lower_bound, piece.proven_lb);
+      if (piece.search != nullptr) p.nodes += piece.search->nodes();
+    }
+    if (!complete) p.height = 0;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    progress(p);
+  }
+};
 
 // A piece the heuristics could not fit and the exact search was not built for.
 Status SearchNotRun(Bytes capacity, const Clocked& clock) {
@@ -286,7 +314,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
   const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds
                                                         : kDefaultTimeLimitSeconds;
-  const Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
+  Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
                                   std::chrono::duration<double>(limit_s)),
                       options.cancel};
   const std::vector<Buffer>& buffers = problem.buffers;
@@ -366,6 +394,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     if (p.best_h > limit) p.best.clear();
   }
+  const Reporter report{options.progress, pieces, start, lb};
+  const optimal_internal::Heartbeat beat = [&report](int64_t run_nodes) { report(run_nodes); };
+  if (options.progress) clock.heartbeat = &beat;
+  report();
   RaiseByWindows(pieces, g, options.minimize ? 0 : capacity, clock);
   // Largest bound first: its height becomes the floor the other pieces need not go below.
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.lb > b.lb; });

@@ -20,6 +20,7 @@ constexpr double kGrow = 1.5;  // after a failed move
 // this much time: enough for a few hundred buffers of a tight band.
 constexpr size_t kMaxExactFreed = 200;
 constexpr auto kExactMoveTime = std::chrono::milliseconds(50);
+constexpr auto kReportEvery = std::chrono::duration<double>(kProgressInterval);
 
 Step MedianLifetime(const std::vector<Buffer>& b) {
   std::vector<Step> len;
@@ -141,6 +142,7 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
   RepairStats local;
   RepairStats& st = stats != nullptr ? *stats : local;
   std::vector<size_t> peaks;
+  auto last_report = std::chrono::steady_clock::now();
   const StopFn stop = [&] {
     return std::chrono::steady_clock::now() >= options.deadline ||
            (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
@@ -152,6 +154,10 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
       if (plan.offsets[i] + b[i].size == plan.height && !b[i].fixed()) peaks.push_back(i);
     }
     if (peaks.empty()) break;  // the height is a fixed buffer's: nothing to move
+    if (options.progress && std::chrono::steady_clock::now() - last_report >= kReportEvery) {
+      options.progress(plan);
+      last_report = std::chrono::steady_clock::now();
+    }
     const size_t peak = peaks[std::uniform_int_distribution<size_t>(0, peaks.size() - 1)(rng)];
     const Neighbourhood nb = Collect(problem, plan, peak, static_cast<Step>(reach * unit), max_freed, rng);
     size_t old_count = 0;
@@ -175,7 +181,10 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
       for (size_t k = 0; k < nb.freed.size(); ++k) plan.offsets[nb.freed[k]] = offsets[k];
       const Bytes before = plan.height;
       plan.height = PlanHeight(problem, plan.offsets);
-      if (plan.height < before && options.improved) options.improved(plan);
+      if (plan.height < before && options.progress) {
+        options.progress(plan);
+        last_report = std::chrono::steady_clock::now();
+      }
       ++st.kept;
       reach = kMinReach;
       max_freed = kMinFreed;

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "plan/planner.h"
 #include "plan/problem.h"
 
 namespace arenaplan::plan {
@@ -26,7 +27,9 @@ struct RepairOptions {
   const std::atomic<bool>* cancel = nullptr;
   Bytes target = 0;                              // stop once the height is at or below this
   uint64_t seed = 1;
-  std::function<void(const Plan&)> improved;     // called after each lower height (may be empty)
+  // Called with the current plan after each lower height and about every kProgressInterval (may
+  // be empty).
+  std::function<void(const Plan&)> progress;
 };
 
 struct RepairStats {
