@@ -82,8 +82,8 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
-    // best-fit's first runs include tflm-greedy's exact plan: on large problems running it twice
-    // is only time lost.
+    // best-fit's first run is tflm-greedy's exact plan: on large problems running it twice is
+    // only time lost.
     if (entry.name == "tflm-greedy" && problem.buffers.size() > kSkipTflmGreedyAbove) continue;
     const bool exact = entry.name == "optimal";
     // Heuristics run first (registry order); the exact search only when they left a gap.
@@ -93,7 +93,9 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
       // The caller's limit covers the whole portfolio: each planner gets what is left.
       const std::chrono::duration<double> used = Clock::now() - start;
       entry_options.time_limit_seconds = options.time_limit_seconds - used.count();
-      if (entry_options.time_limit_seconds <= 0 && best) break;
+      // Out of time: only best-fit still runs, for its first run (TFLM's plan, which always
+      // finishes), so that the plan is never just linear's stack.
+      if (entry_options.time_limit_seconds <= 0 && best && entry.name != "best-fit") continue;
       entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, 1e-3);
     } else if (exact) {
       entry_options.time_limit_seconds = kBestExactSearchSeconds;

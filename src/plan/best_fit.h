@@ -3,9 +3,9 @@
 // lowest gap that fits (kFirstFit). Which order the buffers come in matters more than the gap
 // rule, so several static orders are tried and the lowest plan kept (ties: the earlier run). In
 // run order:
-//   first step asc with best fit (chronological, O(n log n) when nothing is fixed:
-//   plan/sweep_fit.h); size desc in TFLM's tie order with first fit (exactly tflm-greedy's plan,
-//   so without a time limit the portfolio is never worse than it); size x log(lifetime + 1) desc,
+//   size desc in TFLM's tie order with first fit (exactly tflm-greedy's plan; this run always
+//   finishes, so the portfolio is never worse than tflm-greedy); first step asc with best fit
+//   (chronological, O(n log n) when nothing is fixed: plan/sweep_fit.h); size x log(lifetime + 1) desc,
 //   first fit; buffers alive over 10 % of the horizon first (in add order), then size desc, first
 //   fit; "breadth" (peak live bytes over the buffer's lifetime) desc; long-lived first over 5 % and
 //   over 30 % of the horizon, first fit; size desc in TFLM's tie order; size desc (longer first)
@@ -15,8 +15,7 @@
 // long-lived-first, breadth and size, uniform random problems first-step). Above 20000 buffers only
 // the first seven run, above 50000 the first five. Stops early when a run meets the live-bytes
 // lower bound, or at the time limit or cancel flag, checked between runs and every 4096 buffers
-// inside one (a stopped run is dropped; stopped before any run finished, the plan is linear's:
-// every buffer stacked, O(n)). Then,
+// inside one (a stopped run is dropped; the first run always finishes, so there is a plan). Then,
 // up to 10000 buffers, a critical-first repair: 20 rounds (per gap rule) of "place, move the
 // buffers that reach the top to the front of the order, place again", starting from size order.
 // Fixed buffers are placed first in every run.
@@ -31,7 +30,7 @@ namespace arenaplan::plan {
 
 Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& options);
 
-// One strategy of the portfolio above, by name ("first-step", "tflm-order/first-fit",
+// One strategy of the portfolio above, by name ("tflm-order/first-fit", "first-step",
 // "size-log-length/first-fit", "long10/first-fit", "breadth", "long5/first-fit",
 // "long30/first-fit", "tflm-order", "size/first-fit", "size", "length", "area",
 // "breadth/first-fit", "area/first-fit"); for tests and benchmarks. kInvalidArgument otherwise.

@@ -180,6 +180,7 @@ struct Piece {
   // null when the exact search was not built (too dense for linear memory, or no time left):
   // the piece keeps its seed and its section bound.
   std::unique_ptr<DecisionSearch> search;
+  bool too_dense = false;     // the search was not built for memory, not for time
   Bytes lb = 0;
   Bytes proven_lb = 0;        // this piece's optimum is >= this
   std::vector<Offset> best;   // best placement found (empty: none within limits)
@@ -298,13 +299,16 @@ struct Reporter {
   }
 };
 
-// A piece the heuristics could not fit and the exact search was not built for.
-Status SearchNotRun(Bytes capacity, const Clocked& clock) {
+// A piece the heuristics could not fit and the exact search was not built for. Memory is the
+// reason whenever it was one (whatever the clock says by now): the answer does not depend on load.
+Status SearchNotRun(Bytes capacity, const Piece& piece, const Clocked& clock) {
   const std::string what = "no plan within capacity " + std::to_string(capacity) + " from the heuristics";
+  if (piece.too_dense) {
+    return Status(ErrorCode::kUnsupported,
+                  what + ", and too many overlapping buffers for the exact search in linear memory");
+  }
   if (clock.cancelled()) return Status(ErrorCode::kCancelled, what + ", and cancelled before the exact search");
-  if (clock.remaining() <= 0) return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
-  return Status(ErrorCode::kUnsupported,
-                what + ", and too many overlapping buffers for the exact search in linear memory");
+  return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
 }
 
 }  // namespace
@@ -342,7 +346,8 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     Piece p;
     p.index = std::move(idx);
     for (size_t i : p.index) p.buffers.push_back(buffers[i]);
-    if (SearchFitsMemoryBudget(p.buffers) && clock.remaining() > 0 && !clock.cancelled()) {
+    p.too_dense = !SearchFitsMemoryBudget(p.buffers);
+    if (!p.too_dense && clock.remaining() > 0 && !clock.cancelled()) {
       p.search = std::make_unique<DecisionSearch>(p.buffers);
       p.lb = p.search->lower_bound();
     } else {
@@ -423,7 +428,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
         result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
         return finish(PlanStatus::kInfeasible);
       }
-      if (r == Outcome::kBudget) return SearchNotRun(capacity, clock);
+      if (r == Outcome::kBudget) return SearchNotRun(capacity, p, clock);
       if (r == Outcome::kTimeout) {
         return Status(ErrorCode::kDeadlineExceeded,
                       "no plan within capacity " + std::to_string(capacity) + " found in " +
@@ -446,7 +451,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
-      if (p.search == nullptr) return SearchNotRun(capacity, clock);
+      if (p.search == nullptr) return SearchNotRun(capacity, p, clock);
       if (clock.cancelled()) {
         return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
                                                  std::to_string(capacity) + " was found");
