@@ -14,6 +14,7 @@ namespace arenaplan::plan {
 // model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
 constexpr double kBestExactSearchSeconds = 2.0;
 constexpr size_t kSkipTflmGreedyAbove = 20000;
+constexpr size_t kLargeForExactSearch = 4000;
 
 namespace {
 
@@ -97,6 +98,8 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
       // finishes), so that the plan is never just linear's stack.
       if (entry_options.time_limit_seconds <= 0 && best && entry.name != "best-fit") continue;
       entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, 1e-3);
+      // On large problems the exact search rarely closes a gap: peak repair gets the other half.
+      if (exact && problem.buffers.size() > kLargeForExactSearch) entry_options.time_limit_seconds *= 0.5;
     } else if (exact) {
       entry_options.time_limit_seconds = kBestExactSearchSeconds;
     }

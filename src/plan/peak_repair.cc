@@ -147,8 +147,12 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
     return std::chrono::steady_clock::now() >= options.deadline ||
            (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed));
   };
-  while (plan.height > options.target && std::chrono::steady_clock::now() < options.deadline &&
+  // No move starts that would end past the deadline (judged by the longest one so far): a move
+  // is not interruptible everywhere, and the caller's time limit must hold.
+  std::chrono::steady_clock::duration longest{0};
+  while (plan.height > options.target && std::chrono::steady_clock::now() + longest < options.deadline &&
          !(options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed))) {
+    const auto move_start = std::chrono::steady_clock::now();
     peaks.clear();
     for (size_t i = 0; i < b.size(); ++i) {
       if (plan.offsets[i] + b[i].size == plan.height && !b[i].fixed()) peaks.push_back(i);
@@ -177,6 +181,7 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
       }
     }
     ++st.moves;
+    longest = std::max(longest, std::chrono::steady_clock::now() - move_start);
     if (top < plan.height || (top == plan.height && count < old_count)) {
       for (size_t k = 0; k < nb.freed.size(); ++k) plan.offsets[nb.freed[k]] = offsets[k];
       const Bytes before = plan.height;

@@ -7,7 +7,8 @@
 // orders (size descending with first fit and with best fit, then shuffles). The move is kept when
 // the freed buffers' highest top goes down (or stays and fewer reach it), so the plan's height never
 // rises; failures widen the window and the neighbourhood, successes reset them. Stops at the
-// deadline, the cancel flag, or the target height. Every kept plan is valid by construction (the
+// deadline (no move starts that the longest so far says would end past it), the cancel flag, or
+// the target height. Every kept plan is valid by construction (the
 // fixed buffers are obstacles of the re-insertion), and verified by the caller.
 // Cost per move: O(n) to collect the window plus PlaceInOrder on it (plan/placement.h).
 #pragma once
