@@ -48,18 +48,28 @@ bool Stacks(std::vector<Block>* blocks) {
   return changed;
 }
 
+// Blocks by (end, size) and by (first step, size), and how many blocks have each lifetime.
+struct ChainIndex {
+  std::map<std::pair<Step, Bytes>, std::vector<size_t>> ending, starting;
+  std::map<std::pair<Step, Step>, int> spans;
+  explicit ChainIndex(const std::vector<Block>& v) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      ending[{End(v[i]), v[i].buffer.size}].push_back(i);
+      starting[{v[i].buffer.first, v[i].buffer.size}].push_back(i);
+      ++spans[{v[i].buffer.first, End(v[i])}];
+    }
+  }
+};
+
 // Chains, eagerly: at each step, a block ending there and one starting there of the same size,
 // when each is the only one of that size on its side (and, if asked, neither has a block of the
 // same lifetime to stack with first: a block that does is part of a band that ends at its ends).
 bool ChainPairs(std::vector<Block>* blocks, bool skip_stackable) {
   std::vector<Block>& v = *blocks;
-  std::map<std::pair<Step, Bytes>, std::vector<size_t>> ending, starting;
-  std::map<std::pair<Step, Step>, int> spans;
-  for (size_t i = 0; i < v.size(); ++i) {
-    ending[{End(v[i]), v[i].buffer.size}].push_back(i);
-    starting[{v[i].buffer.first, v[i].buffer.size}].push_back(i);
-    ++spans[{v[i].buffer.first, End(v[i])}];
-  }
+  ChainIndex index(v);
+  const auto& ending = index.ending;
+  const auto& starting = index.starting;
+  auto& spans = index.spans;
   auto stackable = [&](size_t i) { return spans[{v[i].buffer.first, End(v[i])}] > 1; };
   std::vector<uint8_t> gone(v.size(), 0);
   std::vector<Block> out;
@@ -87,13 +97,10 @@ bool ChainPairs(std::vector<Block>* blocks, bool skip_stackable) {
 // belongs to.
 bool ChainsWithEvidence(std::vector<Block>* blocks, Step first, Step end) {
   std::vector<Block>& v = *blocks;
-  std::map<std::pair<Step, Bytes>, std::vector<size_t>> ending, starting;
-  std::map<std::pair<Step, Step>, int> spans;
-  for (size_t i = 0; i < v.size(); ++i) {
-    ending[{End(v[i]), v[i].buffer.size}].push_back(i);
-    starting[{v[i].buffer.first, v[i].buffer.size}].push_back(i);
-    ++spans[{v[i].buffer.first, End(v[i])}];
-  }
+  ChainIndex index(v);
+  const auto& ending = index.ending;
+  const auto& starting = index.starting;
+  auto& spans = index.spans;
   std::vector<int> next(v.size(), -1), prev(v.size(), -1);
   for (const auto& [key, ends] : ending) {
     auto it = starting.find(key);
