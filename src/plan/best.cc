@@ -13,7 +13,7 @@ namespace arenaplan::plan {
 // The exact search's share of `best` when the caller gives no time limit: enough to prove every
 // model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
 constexpr double kBestExactSearchSeconds = 2.0;
-constexpr size_t kSkipTflmGreedyAbove = 20000;
+constexpr size_t kSkipTflmGreedyAbove = 20000;  // and linear
 constexpr size_t kLargeForExactSearch = 4000;
 
 namespace {
@@ -83,9 +83,11 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
-    // best-fit's first run is tflm-greedy's exact plan: on large problems running it twice is
-    // only time lost.
-    if (entry.name == "tflm-greedy" && problem.buffers.size() > kSkipTflmGreedyAbove) continue;
+    // best-fit's first run is tflm-greedy's exact plan, and linear's stack is no contender: on
+    // large problems running (and verifying: 4 s at 1M buffers) them too is only time lost.
+    if ((entry.name == "tflm-greedy" || entry.name == "linear") && problem.buffers.size() > kSkipTflmGreedyAbove) {
+      continue;
+    }
     const bool exact = entry.name == "optimal";
     // Heuristics run first (registry order); the exact search only when they left a gap.
     if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
