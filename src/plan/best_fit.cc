@@ -163,8 +163,8 @@ struct Variant {
 // Large problems run only the first kLargeVariants, huge ones the first kHugeVariants.
 const Variant kVariants[] = {
     {"tflm-order/first-fit", 1, GapRule::kFirstFit},  {"first-step", 4, GapRule::kBestFit},
-    {"size-log-length/first-fit", 6, GapRule::kFirstFit}, {"long10/first-fit", 8, GapRule::kFirstFit},
-    {"breadth", 5, GapRule::kBestFit},                {"long5/first-fit", 7, GapRule::kFirstFit},
+    {"breadth", 5, GapRule::kBestFit},                {"size-log-length/first-fit", 6, GapRule::kFirstFit},
+    {"long10/first-fit", 8, GapRule::kFirstFit},      {"long5/first-fit", 7, GapRule::kFirstFit},
     {"long30/first-fit", 9, GapRule::kFirstFit},      {"tflm-order", 1, GapRule::kBestFit},
     {"size/first-fit", 0, GapRule::kFirstFit},        {"size", 0, GapRule::kBestFit},
     {"length", 2, GapRule::kBestFit},                 {"area", 3, GapRule::kBestFit},

@@ -5,10 +5,10 @@
 // run order:
 //   size desc in TFLM's tie order with first fit (exactly tflm-greedy's plan; this run always
 //   finishes, so the portfolio is never worse than tflm-greedy); first step asc with best fit
-//   (chronological, O(n log n) when nothing is fixed: plan/sweep_fit.h); size x log(lifetime + 1) desc,
-//   first fit; buffers alive over 10 % of the horizon first (in add order), then size desc, first
-//   fit; "breadth" (peak live bytes over the buffer's lifetime) desc; long-lived first over 5 % and
-//   over 30 % of the horizon, first fit; size desc in TFLM's tie order; size desc (longer first)
+//   (chronological, O(n log n) when nothing is fixed: plan/sweep_fit.h); "breadth" (peak live
+//   bytes over the buffer's lifetime) desc; size x log(lifetime + 1) desc, first fit; buffers
+//   alive over 10 % of the horizon first (in add order), then size desc, first fit; long-lived
+//   first over 5 % and over 30 % of the horizon, first fit; size desc in TFLM's tie order; size desc (longer first)
 //   with first fit and with best fit; lifetime length desc; size x length desc; first fit under
 //   breadth and area.
 // Every order helps somewhere (the MiniMalloc suite favours first-fit/first-step, real traces
@@ -30,8 +30,8 @@ namespace arenaplan::plan {
 
 Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& options);
 
-// One strategy of the portfolio above, by name ("tflm-order/first-fit", "first-step",
-// "size-log-length/first-fit", "long10/first-fit", "breadth", "long5/first-fit",
+// One strategy of the portfolio above, by name ("tflm-order/first-fit", "first-step", "breadth",
+// "size-log-length/first-fit", "long10/first-fit", "long5/first-fit",
 // "long30/first-fit", "tflm-order", "size/first-fit", "size", "length", "area",
 // "breadth/first-fit", "area/first-fit"); for tests and benchmarks. kInvalidArgument otherwise.
 Result<Plan> PlanBestFitStrategy(const Problem& problem, const std::string& strategy);
