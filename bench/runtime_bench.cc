@@ -18,7 +18,7 @@ using arenaplan::rt::AllOpsResolver;
 using arenaplan::rt::Interpreter;
 using arenaplan::rt::InterpreterOptions;
 using arenaplan::rt::PlannerKind;
-using arenaplan::rt::Status;
+using arenaplan::rt::StatusCode;
 
 std::vector<uint8_t> LoadModel(const std::string& name) {
   const char* env = std::getenv("ARENAPLAN_SHARED");
@@ -46,11 +46,11 @@ void BM_AllocateTensors(benchmark::State& state) {
     return;
   }
   InterpreterOptions opts;
-  opts.planner = state.range(1) ? PlannerKind::kBestFit : PlannerKind::kGreedy;
+  opts.planner = state.range(1) ? PlannerKind::kTflmOrderBestFit : PlannerKind::kTflmGreedy;
   Arena arena(kArenaBytes);
   for (auto _ : state) {
     Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data, kArenaBytes, opts);
-    if (interp.AllocateTensors() != Status::kOk) {
+    if (interp.AllocateTensors() != StatusCode::kOk) {
       state.SkipWithError(interp.error_message());
       return;
     }
@@ -69,13 +69,13 @@ void BM_Invoke(benchmark::State& state) {
   }
   Arena arena(kArenaBytes);
   Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data, kArenaBytes);
-  if (interp.AllocateTensors() != Status::kOk) {
+  if (interp.AllocateTensors() != StatusCode::kOk) {
     state.SkipWithError(interp.error_message());
     return;
   }
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) arenaplan::rt::FillGeneratedInput(interp.input(k), k, 0);
   for (auto _ : state) {
-    if (interp.Invoke() != Status::kOk) {
+    if (interp.Invoke() != StatusCode::kOk) {
       state.SkipWithError(interp.error_message());
       return;
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Cortex-M4 firmware (runtime + kernels + firmware/*.cc + one embedded model) with
+# Builds the Cortex-M4 firmware (rules + runtime + kernels + firmware/*.cc + one embedded model) with
 # arm-none-eabi-g++ for qemu's mps2-an386 board.
 # usage: build.sh OUT_DIR GENERATED_DIR MODEL.tflite ARENA_BYTES "EXPECTED_FNV..."
 #   GENERATED_DIR: the host build's generated/ (holds schema/tflite_subset_generated.h)
@@ -28,10 +28,10 @@ CXXFLAGS="$CPU -O2 -g -DNDEBUG -std=c++17 -fno-exceptions -fno-rtti -fno-threads
   -Wall -Wno-psabi -Wno-format -I$SRC/src -I$GEN -I$OUT/inc -I$SRC/firmware \
   -DFW_ARENA_BYTES=$ARENA -DFW_EXPECTED_FNV=\"$FNV\" -DFW_MODEL_NAME=\"$NAME\""
 
-SOURCES=$(ls "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc "$OUT/model_data.cc")
+SOURCES=$(ls "$SRC"/src/rules/*.cc "$SRC"/src/runtime/*.cc "$SRC"/src/runtime/kernels/*.cc "$SRC"/firmware/*.cc "$OUT/model_data.cc")
 # Incremental: an object is rebuilt when missing or older than its source, any runtime/firmware
 # header, the generated schema or this script; main.cc and model_data.cc (macros) always.
-NEWEST=$(ls -t $(find "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
+NEWEST=$(ls -t $(find "$SRC/src/rules" "$SRC/src/runtime" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
          "$SRC/firmware/build.sh" | head -1)
 WANT=""
 TODO=""

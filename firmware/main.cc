@@ -82,8 +82,8 @@ int main() {
   Print("arenaplan firmware: %s (%u bytes of model in flash, arena %u bytes)\n", FW_MODEL_NAME, g_model_len,
         static_cast<unsigned>(sizeof(g_arena)));
   Interpreter interp(g_model, g_model_len, AllOpsResolver(), g_arena, sizeof(g_arena));
-  Status s = interp.AllocateTensors();
-  if (s != Status::kOk) {
+  StatusCode s = interp.AllocateTensors();
+  if (s != StatusCode::kOk) {
     Print("AllocateTensors failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
     return 1;
   }
@@ -92,7 +92,7 @@ int main() {
         interp.arena_used_bytes(), rec.min_arena_bytes);
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) FillGeneratedInput(interp.input(k), k, 0);
   s = interp.Invoke();
-  if (s != Status::kOk) {
+  if (s != StatusCode::kOk) {
     Print("Invoke failed (%s): %s\nRESULT FAIL\n", StatusName(s), interp.error_message());
     return 1;
   }

@@ -1,7 +1,10 @@
-// libFuzzer entry: any bytes -> ReadModel -> offline-plan / static checks -> ComputeLifetimes ->
-// ToProblem -> lower bound, TFLM greedy plan and its verification; then the TFLM arena size
-// (kernel table formulas on hostile shapes and custom options). Must never crash, whatever the
-// input; a plan that does not verify is a bug (abort).
+// libFuzzer entry for the host tools: any bytes -> ReadModel (rules/ checks) -> offline-plan /
+// static checks -> ComputeLifetimes -> ToProblem -> lower bound, TFLM's greedy plan twice (the
+// host's O(n log n) plan/tflm_greedy.h and the device's O(n^2) rules/greedy.h, which must agree
+// offset for offset) and its verification; then the TFLM arena size (kernel table formulas on
+// hostile shapes and custom options). Must never crash, whatever the input; a plan that does not
+// verify, or the two greedy planners disagreeing, is a bug (abort). runtime_fuzzer.cc covers the
+// runtime.
 //
 // Build and run (-DARENAPLAN_FUZZ=ON instruments every library, so coverage and ASan reach the
 // reader); scripts/test.sh does this in CI for a bounded time:
@@ -21,7 +24,37 @@
 #include "plan/lower_bound.h"
 #include "plan/tflm_greedy.h"
 #include "plan/verify.h"
+#include "rules/greedy.h"
+#include "rules/limits.h"
 #include "tflm/arena_size.h"
+
+namespace {
+
+// rules::PlaceBuffers on the same problem gives the same offsets (problems from ToProblem have one
+// alignment for online buffers, as the device's).
+bool SameAsDeviceGreedy(const arenaplan::plan::Problem& problem, const arenaplan::plan::Plan& plan) {
+  using namespace arenaplan;
+  if (problem.buffers.size() > rules::kMaxPlanBuffers) return true;
+  std::vector<rules::PlanBuffer> bufs;
+  for (const plan::Buffer& b : problem.buffers) {
+    if (b.size > INT32_MAX || b.fixed_offset > INT32_MAX || b.first > INT32_MAX || b.last > INT32_MAX) return true;
+    bufs.push_back({static_cast<uint32_t>(b.size), static_cast<int32_t>(b.first), static_cast<int32_t>(b.last),
+                    b.fixed() ? static_cast<int32_t>(b.fixed_offset) : rules::kOnline});
+  }
+  std::vector<uint16_t> order(bufs.size()), next(bufs.size());
+  uint32_t head = 0;
+  rules::ErrorText error;
+  if (rules::PlaceBuffers(bufs.data(), static_cast<uint32_t>(bufs.size()), 16, rules::GapRule::kFirstFit, order.data(),
+                          next.data(), &head, &error) != rules::StatusCode::kOk) {
+    return true;  // beyond 2 GiB: the host plans it, the device refuses it
+  }
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    if (bufs[i].offset != plan.offsets[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace arenaplan;
@@ -33,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)model::StaticPlanningProblems(*model);
   lifetime::Options options;
   if (!model->subgraphs.empty() && !model->subgraphs[0].operators.empty()) {
-    options.scratch.push_back({0, 0, size % 1000 + 1});
+    options.scratch.push_back({static_cast<uint32_t>(size % 1000 + 1), 0});
   }
   auto lifetimes = lifetime::ComputeLifetimes(*model, options);
   if (!lifetimes.ok()) return 0;
@@ -42,6 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)plan::LiveBytesLowerBound(problem);
   auto planned = plan::PlanTflmGreedy(problem, {});
   if (planned.ok() && !plan::VerifyPlan(problem, planned->plan).ok()) std::abort();
+  if (planned.ok() && !SameAsDeviceGreedy(problem, planned->plan)) std::abort();
   (void)tflm::ComputeArenaSize(*model, **tflm::FindTarget("tflm-cortex-m"));
   return 0;
 }

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Command 2: install what is missing, then build and run every test: the whole suite under
-# AddressSanitizer + UBSan, the model-reader fuzzer for a bounded time, and the Cortex-M firmware
-# under qemu. Set ARENAPLAN_SHARED to use a ../shared elsewhere.
+# AddressSanitizer + UBSan, the two fuzzers (host tools, embedded runtime) for a bounded time each
+# (ARENAPLAN_FUZZ_SECONDS, default 30), and the Cortex-M firmware under qemu. Set ARENAPLAN_SHARED
+# to use a ../shared elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)
 
-echo "== fuzz: model reader + lifetimes + planners + TFLM sizing (${ARENAPLAN_FUZZ_SECONDS:-60} s)"
+fuzz_seconds=${ARENAPLAN_FUZZ_SECONDS:-30}
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DARENAPLAN_FUZZ=ON -DARENAPLAN_BUILD_TESTS=OFF -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target model_fuzzer -j "$jobs"
-scripts/run-fuzzer.sh build-fuzz/fuzz/model_fuzzer "${ARENAPLAN_FUZZ_SECONDS:-60}"
+cmake --build build-fuzz --target model_fuzzer runtime_fuzzer -j "$jobs"
+echo "== fuzz: model reader + lifetimes + both greedy planners + TFLM sizing (${fuzz_seconds} s)"
+scripts/run-fuzzer.sh build-fuzz/fuzz/model_fuzzer "$fuzz_seconds"
+echo "== fuzz: runtime model loading + AllocateTensors + Invoke (${fuzz_seconds} s)"
+scripts/run-fuzzer.sh build-fuzz/fuzz/runtime_fuzzer "$fuzz_seconds"
 
 echo "== no-heap test (needs its own malloc, so it runs from a build without sanitizers)"
 cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_BUILD_BENCH=OFF >/dev/null

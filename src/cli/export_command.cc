@@ -7,6 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/planning.h"
+#include "report/printable.h"
 #include "tflm/export.h"
 
 namespace arenaplan::cli {
@@ -43,7 +45,7 @@ void RegisterExport(CLI::App& root, int& exit_code) {
                                             "carries a verified plan stock TFLM uses (and optionally a C header)");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("-o,--output", args->out, "the .tflite to write (needs -o and/or --c-header)");
-  cmd->add_option("--planner", args->planner, "planner for tensors + scratch (default best)");
+  AddPlannerOption(*cmd, &args->planner, "tensors + scratch");
   cmd->add_option("--target", args->target,
                   std::string("TFLM target whose kernel scratch buffers are planned around (default ") +
                       tflm::kDefaultTarget + ")");
@@ -68,7 +70,9 @@ void RegisterExport(CLI::App& root, int& exit_code) {
       exit_code = ReportError("export", result.status());
       return;
     }
-    for (const std::string& w : result->warnings) std::fprintf(stderr, "arenaplan export: warning: %s\n", w.c_str());
+    for (const std::string& w : result->warnings) {
+      std::fprintf(stderr, "arenaplan export: warning: %s\n", report::Printable(w).c_str());
+    }
     Status st = Status::Ok();
     if (!args->out.empty()) st = WriteBytes(args->out, result->model_bytes.data(), result->model_bytes.size());
     if (st.ok() && !args->c_header.empty()) {

@@ -7,6 +7,7 @@
 #include "model/offline_plan.h"
 #include "model/static_problems.h"
 #include "report/inspect_report.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 
@@ -33,7 +34,7 @@ void RegisterInspect(CLI::App& root, int& exit_code) {
     if (m.offline_plan) in.offline_plan_status = model::ValidateOfflinePlan(m);
     in.static_problems = model::StaticPlanningProblems(m);
     if (args->format == "json") {
-      std::cout << report::InspectToJson(in).dump(2) << "\n";
+      std::cout << report::JsonText(report::InspectToJson(in)) << "\n";
     } else {
       std::cout << report::InspectToText(in);
     }

@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "cli/commands.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 
@@ -29,7 +30,7 @@ Result<std::unique_ptr<LoadedModel>> LoadModel(const std::string& path) {
 }
 
 int ReportError(const std::string& command, const Status& status) {
-  std::fprintf(stderr, "arenaplan %s: %s\n", command.c_str(), status.message().c_str());
+  std::fprintf(stderr, "arenaplan %s: %s\n", command.c_str(), report::Printable(status.message()).c_str());
   switch (status.code()) {
     case ErrorCode::kInfeasible:
     case ErrorCode::kUnsupported:

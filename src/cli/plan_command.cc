@@ -5,6 +5,7 @@
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "report/plan_report.h"
+#include "report/printable.h"
 
 namespace arenaplan::cli {
 
@@ -23,9 +24,9 @@ void RegisterPlan(CLI::App& root, int& exit_code) {
       return;
     }
     const PlannedModelData& pm = **planned;
-    report::PlannedModel view = pm.View(args->model, args->planner, args->alignment);
+    report::PlannedModel view = pm.View(args->model, args->planner);
     if (*fmt == "json") {
-      std::cout << report::PlanToJson(view).dump(2) << "\n";
+      std::cout << report::JsonText(report::PlanToJson(view)) << "\n";
     } else {
       std::cout << report::PlanToText(view);
     }

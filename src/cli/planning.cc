@@ -3,21 +3,31 @@
 #include "cli/progress.h"
 
 #include "plan/lower_bound.h"
-#include "plan/verify.h"
+#include "plan/plan_and_verify.h"
+#include "rules/limits.h"
 #include "tflm/arena_size.h"
 #include "tflm/target.h"
 
 namespace arenaplan::cli {
 
-void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
+void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& what) {
   std::vector<std::string> names;
-  std::string help = "planner:";
+  std::string help = "planner for " + what + " (default " + *planner + "):";
   for (const auto& p : plan::Planners()) {
     names.push_back(p.name);
     help += "\n  " + p.name + ": " + p.description;
   }
-  cmd.add_option("--planner", args.planner, help)->check(CLI::IsMember(names));
-  cmd.add_option("--alignment", args.alignment, "round buffer sizes up to this many bytes (TFLM: 16)")
+  for (const auto& a : plan::PlannerAliases()) {
+    names.push_back(a.alias);
+    help += "\n  " + a.alias + ": old name of " + a.planner;
+  }
+  cmd.add_option("--planner", *planner, help)->check(CLI::IsMember(names));
+}
+
+void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
+  AddPlannerOption(cmd, &args.planner, "the tensors (and kernel scratch buffers with --target)");
+  cmd.add_option("--alignment", args.alignment,
+                 "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
   cmd.add_option("--target", args.target,
                  "add the kernel scratch buffers stock TFLM requests on this target "
@@ -26,8 +36,7 @@ void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
       ->check(CLI::NonNegativeNumber);
 }
 
-report::PlannedModel PlannedModelData::View(const std::string& model, const std::string& planner,
-                                            uint32_t alignment) const {
+report::PlannedModel PlannedModelData::View(const std::string& model, const std::string& planner) const {
   report::PlannedModel v;
   v.model = model;
   v.planner = planner;
@@ -47,33 +56,29 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   const model::Model& m = out->loaded->model;
 
   lifetime::Options options;
-  options.alignment = args.alignment;
+  out->alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
   if (!args.target.empty()) {
     auto target = tflm::FindTarget(args.target);
     if (!target.ok()) return target.status();
+    if (args.alignment == 0) out->alignment = (*target)->buffer_alignment;
     auto scratch = tflm::ScratchRequests(m, **target);
     if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
     options.scratch = std::move(scratch).value();
   }
+  options.alignment = out->alignment;
   auto lifetimes = lifetime::ComputeLifetimes(m, options);
   if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
   out->lifetimes = std::move(lifetimes).value();
-  out->problem = lifetime::ToProblem(out->lifetimes, args.alignment);
+  out->problem = lifetime::ToProblem(out->lifetimes, out->alignment);
   out->lower_bound = plan::LiveBytesLowerBound(out->problem);
 
-  const plan::PlannerEntry* planner = plan::FindPlanner(args.planner);
-  if (!planner) return InvalidArgument("unknown planner '" + args.planner + "'");
   plan::PlannerOptions popts;
   popts.time_limit_seconds = args.time_limit;
   TerminalProgress progress("planning");  // erased before anything else is printed
   popts.progress = progress.Callback();
-  auto result = planner->run(out->problem, popts);
+  auto result = plan::PlanAndVerify(out->problem, args.planner, popts);
   if (!result.ok()) return result.status();
   out->result = std::move(result).value();
-  const plan::VerifyReport report = plan::VerifyPlan(out->problem, out->result.plan);
-  if (!report.ok()) {
-    return Internal("planner '" + out->result.planner + "' returned an invalid plan: " + report.errors[0].message);
-  }
   return out;
 }
 

@@ -1,4 +1,5 @@
-// The shared pipeline behind `plan` (and `export`): load, lifetimes, problem, planner, verify.
+// The planner option every command shares, and the pipeline behind `plan`: load, lifetimes,
+// problem, then plan::PlanAndVerify (the one plan-and-verify path of plan, size, export and run).
 #pragma once
 
 #include <memory>
@@ -16,10 +17,14 @@ namespace arenaplan::cli {
 struct PlanningArgs {
   std::string model;
   std::string planner = "best";
-  uint32_t alignment = 16;
+  uint32_t alignment = 0;      // 0: the target's (TFLM's 16 without --target)
   std::string target;          // empty: tensors only; else a TFLM target adds kernel scratch buffers
   double time_limit = 0;       // seconds for exact search; 0 = planner default
 };
+
+// --planner NAME, one of the registry's planners or aliases (anything else is refused with the list);
+// `what` says what is planned.
+void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& what);
 
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args);
 
@@ -29,8 +34,9 @@ struct PlannedModelData {
   plan::Problem problem;
   plan::PlanResult result;
   plan::Bytes lower_bound = 0;
+  uint32_t alignment = 0;  // the one used: --alignment, else the target's
 
-  report::PlannedModel View(const std::string& model, const std::string& planner, uint32_t alignment) const;
+  report::PlannedModel View(const std::string& model, const std::string& planner) const;
 };
 
 // Every plan returned here has passed VerifyPlan; a plan that fails it is an internal error.

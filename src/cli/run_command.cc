@@ -1,5 +1,10 @@
 // `arenaplan run MODEL`: runs a model in the embedded runtime (runtime/interpreter.h) on the host,
 // in one arena: inputs from files or the golden generator, outputs to files, memory and timing.
+// Planning: tflm-greedy is the runtime's own online planner (TFLM's greedy, rules/greedy.h); any
+// other planner runs on the host over the runtime's planning problem (copied out of a first
+// AllocateTensors) through plan::PlanAndVerify, and the runtime gets the result as a
+// CompiledPlan, which it checks again. Either way the plan the runtime uses is verified by
+// plan/verify.h before anything is printed. A model's own offline plan always wins.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +18,12 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/planning.h"
+#include "model/device_status.h"
+#include "plan/plan_and_verify.h"
+#include "plan/verify.h"
+#include "report/printable.h"
+#include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
 
@@ -24,7 +35,7 @@ struct RunArgs {
   std::string inputs_from;
   std::string outputs_to;
   uint64_t arena_bytes = 0;  // 0 = find the smallest working arena first
-  std::string planner = "greedy";
+  std::string planner = "tflm-greedy";
   std::string format = "text";
   uint32_t invokes = 1;
 };
@@ -48,58 +59,129 @@ std::string ShapeString(const rt::TensorView& t) {
 
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
-int ExitFor(rt::Status s) {
-  return (s == rt::Status::kUnsupported || s == rt::Status::kArenaFull) ? kExitNoSolution : kExitBadInput;
-}
-
 int Fail(const std::string& message, int code) {
-  std::fprintf(stderr, "arenaplan run: %s\n", message.c_str());
+  std::fprintf(stderr, "arenaplan run: %s\n", report::Printable(message).c_str());
   return code;
 }
 
+int Fail(rt::StatusCode s, const std::string& message) {
+  return Fail(message, ErrorCodeOf(s) == ErrorCode::kInvalidArgument ? kExitBadInput : kExitNoSolution);
+}
+
+// The runtime's planning problem and plan as AllocateTensors leaves them (rt::PlanCopy).
+struct RecordedPlan {
+  std::vector<rt::PlanBuffer> problem = std::vector<rt::PlanBuffer>(rules::kMaxPlanBuffers);
+  std::vector<int32_t> offsets = std::vector<int32_t>(rules::kMaxPlanBuffers);
+  rt::PlanCopy copy{problem.data(), offsets.data(), rules::kMaxPlanBuffers, 0};
+};
+
+// The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
+// `index[i]` is the problem buffer of runtime buffer i or -1.
+plan::Problem ToProblem(const RecordedPlan& r, std::vector<int64_t>* index) {
+  plan::Problem problem;
+  index->assign(r.copy.count, -1);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    const rt::PlanBuffer& b = r.problem[i];
+    if (b.size == 0) continue;
+    plan::Buffer buffer;
+    buffer.size = b.size;
+    buffer.first = b.first;
+    buffer.last = std::max(b.first, b.last);
+    buffer.fixed_offset = b.offset != rules::kOnline ? b.offset : plan::kUnfixed;
+    // Offline offsets are used as given, aligned or not (as TFLM does).
+    buffer.alignment = buffer.fixed() && b.offset % rules::kBufferAlignment != 0 ? 1 : rules::kBufferAlignment;
+    (*index)[i] = static_cast<int64_t>(problem.buffers.size());
+    problem.buffers.push_back(buffer);
+  }
+  return problem;
+}
+
+// The plan the runtime uses, checked by the independent verifier.
+Status VerifyRecorded(const RecordedPlan& r) {
+  std::vector<int64_t> index;
+  const plan::Problem problem = ToProblem(r, &index);
+  plan::Plan plan;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    if (index[i] >= 0) plan.offsets[static_cast<size_t>(index[i])] = r.offsets[i];
+  }
+  plan.height = plan::PlanHeight(problem, plan.offsets);
+  const plan::VerifyReport report = plan::VerifyPlan(problem, plan);
+  if (report.ok()) return Status::Ok();
+  return Internal("the runtime's plan does not verify: " + report.errors.front().message);
+}
+
+// The runtime's problem planned on the host by `planner`, as one offset per runtime buffer.
+Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& planner, uint32_t* head) {
+  std::vector<int64_t> index;
+  const plan::Problem problem = ToProblem(r, &index);
+  auto planned = plan::PlanAndVerify(problem, planner);
+  if (!planned.ok()) return planned.status();
+  if (planned->plan.height > int64_t{rules::kMaxBufferBytes}) return Unsupported("the plan needs more than 2 GiB");
+  std::vector<int32_t> offsets(r.copy.count, 0);
+  for (uint32_t i = 0; i < r.copy.count; ++i) {
+    if (index[i] >= 0) offsets[i] = static_cast<int32_t>(planned->plan.offsets[static_cast<size_t>(index[i])]);
+  }
+  *head = static_cast<uint32_t>(planned->plan.height);
+  return offsets;
+}
+
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
-rt::Status ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
-                        std::string* error) {
+rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
+                            std::string* error) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
     rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
-    const rt::Status s = interp.AllocateTensors();
-    if (s == rt::Status::kOk) {
+    const rt::StatusCode s = interp.AllocateTensors();
+    if (s == rt::StatusCode::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;
       return s;
     }
-    if (s != rt::Status::kArenaFull || bytes >= (size_t{1} << 32)) {
+    if (s != rt::StatusCode::kArenaFull || bytes >= (size_t{1} << 32)) {
       *error = interp.error_message();
       return s;
     }
   }
 }
 
-int Run(const RunArgs& a) {
-  auto bytes = ReadFile(a.model);
-  if (!bytes.ok()) return ReportError("run", bytes.status());
-  rt::InterpreterOptions opts;
-  opts.planner = a.planner == "best-fit" ? rt::PlannerKind::kBestFit : rt::PlannerKind::kGreedy;
+// How the runtime plans: its own online planner, or (planner != tflm-greedy) the host's plan of
+// the runtime's problem, recorded by a first AllocateTensors, compiled in.
+struct RunPlan {
+  std::unique_ptr<RecordedPlan> recorded = std::make_unique<RecordedPlan>();
+  std::vector<int32_t> host_offsets;
+  rt::CompiledPlan compiled{nullptr, 0, 0};
+  rt::InterpreterOptions options;
+};
+
+Status SetUpPlan(const std::vector<uint8_t>& model, const std::string& planner, RunPlan* p) {
+  p->options.planner = rt::PlannerKind::kTflmGreedy;
+  p->options.plan_copy = &p->recorded->copy;
+  if (planner == "tflm-greedy") return Status::Ok();
   uint32_t min_bytes = 0;
   std::string error;
-  size_t arena_bytes = a.arena_bytes;
-  if (arena_bytes == 0) {
-    const rt::Status s = ProbeMinimum(*bytes, opts, &min_bytes, &error);
-    if (s != rt::Status::kOk) return Fail(error, ExitFor(s));
-    arena_bytes = min_bytes;
-  }
-  ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
-  rt::Status s = interp.AllocateTensors();
-  if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
-  const rt::MemoryRecord& rec = interp.memory_record();
-  // Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
-  // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
-  // PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
-  // Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
-  double seconds = 0;
-  nlohmann::json outputs = nlohmann::json::array();
-  nlohmann::json sequence = nlohmann::json::array();
+  const rt::StatusCode s = ProbeMinimum(model, p->options, &min_bytes, &error);
+  if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
+  auto offsets = HostPlan(*p->recorded, planner, &p->compiled.head_bytes);
+  if (!offsets.ok()) return offsets.status();
+  p->host_offsets = std::move(*offsets);
+  p->compiled.offsets = p->host_offsets.data();
+  p->compiled.count = static_cast<uint32_t>(p->host_offsets.size());
+  p->options.compiled_plan = &p->compiled;  // ignored when the model has an offline plan
+  return Status::Ok();
+}
+
+struct Invoked {
+  double seconds = 0;                                 // mean per Invoke
+  nlohmann::json outputs = nlohmann::json::array();   // of Invoke 0
+  nlohmann::json sequence = nlohmann::json::array();  // outputs of Invoke 1..N-1
+};
+
+// Invoke i (0-based) runs on one interpreter without reset, so state carries over (stateful
+// models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
+// PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
+// Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
+// Returns an exit code on failure, -1 on success.
+int InvokeAll(const RunArgs& a, rt::Interpreter& interp, Invoked* r) {
   for (uint32_t i = 0; i < a.invokes; ++i) {
     const std::string seq = i == 0 ? std::string() : ".seq" + std::to_string(i);
     for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
@@ -120,15 +202,18 @@ int Run(const RunArgs& a) {
       std::memcpy(in.data, data->data(), data->size());
     }
     const auto start = std::chrono::steady_clock::now();
-    s = interp.Invoke();
-    seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s != rt::Status::kOk) return Fail(interp.error_message(), ExitFor(s));
+    const rt::StatusCode s = interp.Invoke();
+    r->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
       const rt::TensorView out = interp.output(k);
       char hex[17];
       std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(out.data, out.bytes)));
-      these.push_back({{"index", k}, {"dtype", rt::TypeName(out.type)}, {"shape", Shape(out)}, {"bytes", out.bytes},
+      these.push_back({{"index", k},
+                       {"dtype", rt::TypeName(out.type)},
+                       {"shape", Shape(out)},
+                       {"bytes", out.bytes},
                        {"fnv1a64", hex}});
       if (!a.outputs_to.empty()) {
         const std::string path = a.outputs_to + seq + ".out" + std::to_string(k) + ".bin";
@@ -138,54 +223,95 @@ int Run(const RunArgs& a) {
       }
     }
     if (i == 0) {
-      outputs = these;
+      r->outputs = these;
     } else {
-      sequence.push_back({{"invoke", i}, {"outputs", these}});
+      r->sequence.push_back({{"invoke", i}, {"outputs", these}});
     }
   }
-  seconds /= a.invokes ? a.invokes : 1;
-  if (min_bytes == 0) min_bytes = rec.min_arena_bytes;
+  r->seconds /= a.invokes ? a.invokes : 1;
+  return -1;
+}
+
+void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpreter& interp, size_t arena_bytes,
+               uint32_t min_bytes, const Invoked& r) {
+  const rt::MemoryRecord& rec = interp.memory_record();
+  nlohmann::json j;
+  j["model"] = a.model;
+  j["planner"] = planner;
+  j["plan_source"] = rec.plan_source;
+  j["arena_bytes"] = arena_bytes;
+  j["head_bytes"] = rec.head_bytes;
+  j["tail_bytes"] = rec.tail_bytes;
+  j["arena_used_bytes"] = interp.arena_used_bytes();
+  j["min_arena_bytes"] = min_bytes;
+  j["planned_buffers"] = rec.planned_buffers;
+  j["scratch_requests"] = rec.scratch_requests;
+  j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes},
+                         {"kernel_table", rec.kernel_table_bytes},
+                         {"op_data_pointers", rec.op_data_ptr_bytes},
+                         {"op_data", rec.op_data_bytes},
+                         {"scratch_table", rec.scratch_table_bytes},
+                         {"variables", rec.variable_bytes},
+                         {"subgraph_table", rec.subgraph_table_bytes},
+                         {"resource_table", rec.resource_table_bytes},
+                         {"resources", rec.resource_bytes}};
+  j["planning_temp_bytes"] = rec.planning_temp_bytes;
+  j["invokes"] = a.invokes;
+  j["invoke_seconds"] = r.seconds;
+  j["outputs"] = r.outputs;
+  j["sequence"] = r.sequence;
+  std::cout << report::JsonText(j) << "\n";
+}
+
+void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_bytes, const Invoked& r) {
+  const rt::MemoryRecord& rec = interp.memory_record();
+  std::printf("model:            %s\n", a.model.c_str());
+  std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
+              rec.scratch_requests);
+  std::printf("head:             %u bytes\n", rec.head_bytes);
+  std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
+              rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
+                  rec.resource_table_bytes,
+              rec.op_data_bytes, rec.scratch_table_bytes, rec.variable_bytes + rec.resource_bytes);
+  std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
+  std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
+  std::printf("invoke:           %.6f s (mean of %u)\n", r.seconds, a.invokes);
+  for (const auto& o : r.outputs) {
+    std::printf("output %u: %s %s %u bytes fnv1a64 %s\n", o["index"].get<uint32_t>(),
+                o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
+                o["fnv1a64"].get<std::string>().c_str());
+  }
+}
+
+int Run(const RunArgs& a) {
+  auto bytes = ReadFile(a.model);
+  if (!bytes.ok()) return ReportError("run", bytes.status());
+  const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
+  RunPlan plan;
+  const Status set_up = SetUpPlan(*bytes, planner, &plan);
+  if (!set_up.ok()) return ReportError("run", set_up);
+  uint32_t min_bytes = 0;
+  size_t arena_bytes = a.arena_bytes;
+  if (arena_bytes == 0) {
+    std::string error;
+    const rt::StatusCode s = ProbeMinimum(*bytes, plan.options, &min_bytes, &error);
+    if (s != rt::StatusCode::kOk) return Fail(s, error);
+    arena_bytes = min_bytes;
+  }
+  ArenaBuffer arena(arena_bytes);
+  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, plan.options);
+  const rt::StatusCode s = interp.AllocateTensors();
+  if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
+  const Status verified = VerifyRecorded(*plan.recorded);
+  if (!verified.ok()) return ReportError("run", verified);
+  Invoked r;
+  const int failed = InvokeAll(a, interp, &r);
+  if (failed >= 0) return failed;
+  if (min_bytes == 0) min_bytes = interp.memory_record().min_arena_bytes;
   if (a.format == "json") {
-    nlohmann::json j;
-    j["model"] = a.model;
-    j["planner"] = a.planner;
-    j["plan_source"] = rec.plan_source;
-    j["arena_bytes"] = arena_bytes;
-    j["head_bytes"] = rec.head_bytes;
-    j["tail_bytes"] = rec.tail_bytes;
-    j["arena_used_bytes"] = interp.arena_used_bytes();
-    j["min_arena_bytes"] = min_bytes;
-    j["planned_buffers"] = rec.planned_buffers;
-    j["scratch_requests"] = rec.scratch_requests;
-    j["tail_breakdown"] = {{"tensor_table", rec.tensor_table_bytes}, {"kernel_table", rec.kernel_table_bytes},
-                           {"op_data_pointers", rec.op_data_ptr_bytes}, {"op_data", rec.op_data_bytes},
-                           {"scratch_table", rec.scratch_table_bytes}, {"variables", rec.variable_bytes},
-                           {"subgraph_table", rec.subgraph_table_bytes},
-                           {"resource_table", rec.resource_table_bytes}, {"resources", rec.resource_bytes}};
-    j["planning_temp_bytes"] = rec.planning_temp_bytes;
-    j["invokes"] = a.invokes;
-    j["invoke_seconds"] = seconds;
-    j["outputs"] = outputs;  // of Invoke 0
-    j["sequence"] = sequence;  // outputs of Invoke 1..N-1
-    std::cout << j.dump(2) << "\n";
+    PrintJson(a, planner, interp, arena_bytes, min_bytes, r);
   } else {
-    std::printf("model:            %s\n", a.model.c_str());
-    std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
-                rec.scratch_requests);
-    std::printf("head:             %u bytes\n", rec.head_bytes);
-    std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
-                rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
-                    rec.resource_table_bytes,
-                rec.op_data_bytes,
-                rec.scratch_table_bytes, rec.variable_bytes + rec.resource_bytes);
-    std::printf("arena_used_bytes: %u\n", interp.arena_used_bytes());
-    std::printf("smallest arena:   %u bytes (16-aligned start)\n", min_bytes);
-    std::printf("invoke:           %.6f s (mean of %u)\n", seconds, a.invokes);
-    for (const auto& o : outputs) {
-      std::printf("output %u: %s %s %u bytes fnv1a64 %s\n", o["index"].get<uint32_t>(),
-                  o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
-                  o["fnv1a64"].get<std::string>().c_str());
-    }
+    PrintText(a, interp, min_bytes, r);
   }
   return kExitOk;
 }
@@ -194,8 +320,9 @@ int Run(const RunArgs& a) {
 
 void RegisterRun(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
-  auto* cmd = root.add_subcommand("run", "Run a model in arenaplan's embedded runtime (one arena, no heap): "
-                                         "outputs, head/tail, smallest working arena, time per Invoke");
+  auto* cmd = root.add_subcommand("run",
+                                  "Run a model in arenaplan's embedded runtime (one arena, no heap): "
+                                  "outputs, head/tail, smallest working arena, time per Invoke");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("--inputs-from", args->inputs_from,
                   "read input k from PREFIX.in<k>.bin (default: the golden deterministic generator, seed 0)");
@@ -203,8 +330,9 @@ void RegisterRun(CLI::App& root, int& exit_code) {
                   "write output k to PREFIX.out<k>.bin (Invoke i >= 1: PREFIX.seq<i>.out<k>.bin)");
   cmd->add_option("--arena-bytes", args->arena_bytes, "arena size (default: the smallest working arena)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{0xFFFFFFF0u}));
-  cmd->add_option("--planner", args->planner, "online planner when the model has no offline plan")
-      ->check(CLI::IsMember({"greedy", "best-fit"}));
+  AddPlannerOption(*cmd, &args->planner,
+                   "the head when the model has no offline plan (tflm-greedy: the runtime's own; others plan "
+                   "on the host and compile the plan in)");
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));

@@ -7,7 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
-#include "plan/planner.h"
+#include "cli/planning.h"
+#include "report/printable.h"
 #include "tflm/arena_size.h"
 
 namespace arenaplan::cli {
@@ -27,7 +28,7 @@ nlohmann::json ToJson(const SizeArgs& a, const tflm::ArenaSize& s) {
   j["planner"] = s.planner;
   j["supported"] = s.supported;
   j["allocates"] = s.allocates;
-  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error);
+  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report::Printable(s.error));
   if (s.allocates) {
     j["head_bytes"] = s.head_bytes;
     j["tail_bytes"] = s.tail_bytes;
@@ -67,7 +68,7 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
     std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
   }
-  for (const auto& n : s.notes) std::printf("note: %s\n", n.c_str());
+  for (const auto& n : s.notes) std::printf("note: %s\n", report::Printable(n).c_str());
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
   for (const auto& t : tflm::Targets()) targets += "\n  " + t.name + ": " + t.description;
   cmd->add_option("--target", args->target,
                   std::string("TFLM build target (default ") + tflm::kDefaultTarget + "):" + targets);
-  cmd->add_option("--planner", args->planner, "planner for the head (default tflm-greedy, what TFLM does)");
+  AddPlannerOption(*cmd, &args->planner, "the head (tflm-greedy is what TFLM does)");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] {
     auto target = tflm::FindTarget(args->target);
@@ -100,13 +101,13 @@ void RegisterSize(CLI::App& root, int& exit_code) {
       return;
     }
     if (args->format == "json") {
-      std::cout << ToJson(*args, *size).dump(2) << "\n";
+      std::cout << report::JsonText(ToJson(*args, *size)) << "\n";
     } else {
       PrintText(*args, *size);
     }
     if (!size->supported) {
       std::fprintf(stderr, "arenaplan size: not supported by TFLM on %s: %s\n", size->target.c_str(),
-                   size->error.c_str());
+                   report::Printable(size->error).c_str());
       exit_code = kExitNoSolution;
       return;
     }

@@ -9,10 +9,12 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/planning.h"
 #include "cli/progress.h"
 #include "plan/csv.h"
 #include "plan/lower_bound.h"
-#include "plan/planner.h"
+#include "plan/plan_and_verify.h"
+#include "report/printable.h"
 #include "plan/verify.h"
 
 namespace arenaplan::cli {
@@ -73,8 +75,9 @@ int RunSolve(const SolveArgs& a) {
     // A capacity below a single buffer is a usage error, not a search result.
     if (!st.ok()) return ReportError("solve", InvalidArgument(st.message()));
   }
+  const Status known = plan::CheckPlannerName(a.planner);
+  if (!known.ok()) return ReportError("solve", known);
   const plan::PlannerEntry* planner = plan::FindPlanner(a.planner);
-  if (!planner) return ReportError("solve", InvalidArgument("unknown planner '" + a.planner + "'"));
   plan::PlannerOptions opts;
   opts.time_limit_seconds = PlannerSeconds(a.time_limit, start);
   opts.minimize = a.minimize || a.capacity == 0;
@@ -98,17 +101,20 @@ int RunSolve(const SolveArgs& a) {
     std::fprintf(stderr, "arenaplan solve: infeasible: proven that no plan fits under capacity %lld "
                  "(lower bound %lld)\n", static_cast<long long>(a.capacity),
                  static_cast<long long>(std::max(lower_bound, r.lower_bound)));
-    if (a.format == "json") std::cout << SolveJson(a, cp, r, lower_bound, false).dump(2) << "\n";
+    if (a.format == "json") std::cout << report::JsonText(SolveJson(a, cp, r, lower_bound, false)) << "\n";
     return kExitNoSolution;
   }
-  const plan::VerifyReport report = plan::VerifyPlan(cp.problem, r.plan);
+  // Verified without the capacity, so that a plan above it (printed, exit 1) is checked too.
+  plan::Problem unbounded = cp.problem;
+  unbounded.capacity = 0;
+  const plan::VerifyReport report = plan::VerifyPlan(unbounded, r.plan);
   const bool fits = a.capacity == 0 || r.plan.height <= a.capacity;
-  if (!report.ok() && fits) {
+  if (!report.ok()) {
     return ReportError("solve", Internal("planner '" + r.planner + "' returned an invalid plan: " +
                                          report.errors[0].message));
   }
 
-  std::string body = a.format == "json" ? SolveJson(a, cp, r, lower_bound, fits).dump(2) + "\n"
+  std::string body = a.format == "json" ? report::JsonText(SolveJson(a, cp, r, lower_bound, fits)) + "\n"
                                         : plan::WriteCsv(cp.ids, cp.problem, r.plan);
   if (!body.empty() && body.back() != '\n') body += '\n';
   if (a.output.empty()) {
@@ -140,9 +146,7 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
   auto* cmd = root.add_subcommand("solve", "Plan a generic problem in MiniMalloc's CSV format (id,lower,upper,size"
                                            "[,alignment][,offset]; upper exclusive) and write it back with offsets");
   cmd->add_option("PROBLEM", a->problem, "a problem .csv")->required();
-  std::vector<std::string> names;
-  for (const auto& p : plan::Planners()) names.push_back(p.name);
-  cmd->add_option("--planner", a->planner, "planner (see `arenaplan plan --help`)")->check(CLI::IsMember(names));
+  AddPlannerOption(*cmd, &a->planner, "the problem");
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and search), verifying, writing")->check(CLI::NonNegativeNumber);

@@ -1,7 +1,8 @@
-// When each buffer of a model is alive, computed exactly as TFLM's AllocationInfoBuilder does:
-// one time counter across subgraphs, control flow walked recursively from subgraph 0, variable
-// tensors unplanned unless offline-placed, offline offsets from the model's metadata, and scratch
-// requests attached to (subgraph, op). Knows how buffers are born and die, not where they go.
+// When each buffer of a model is alive, on host data: rules/lifetimes.h's walk (TFLM's
+// AllocationInfoBuilder, the same code the runtime runs: one time counter across subgraphs,
+// control flow walked from subgraph 0, variable tensors unplanned unless offline-placed, offline
+// offsets from the model's metadata, scratch requests attached to their op), wrapped with ids,
+// names and std::vector. Knows how buffers are born and die, not where they go.
 #pragma once
 
 #include <cstdint>
@@ -10,34 +11,34 @@
 
 #include "model/model.h"
 #include "plan/problem.h"
+#include "rules/plan_buffer.h"
 #include "util/result.h"
 
 namespace arenaplan::lifetime {
 
-// A kernel scratch buffer requested while preparing op `op` of subgraph `subgraph`.
-struct ScratchRequest {
-  int32_t subgraph = 0;
-  int32_t op = 0;
-  uint64_t bytes = 0;
-};
+// A kernel scratch buffer: {bytes, op_index}, the op numbered over all subgraphs (GlobalOp).
+using rules::ScratchRequest;
+
+// The global index of op `op` of subgraph `subgraph` (ScratchRequest::op_index).
+uint32_t GlobalOp(const model::Model& model, size_t subgraph, size_t op);
 
 struct Options {
-  uint32_t alignment = 16;                // sizes are rounded up to this (TFLM: 16)
-  std::vector<ScratchRequest> scratch;    // in request order (TFLM numbers them 0..n-1)
-  bool use_offline_plan = true;           // honour the model's OfflineMemoryAllocation
+  uint32_t alignment = 16;              // sizes are rounded up to this (TFLM: 16)
+  std::vector<ScratchRequest> scratch;  // in request (= op) order; TFLM numbers them 0..n-1
+  bool use_offline_plan = true;         // honour the model's OfflineMemoryAllocation
 };
 
 // One planned buffer, in TFLM's AddBuffer order: tensors of subgraph 0, 1, ..., then scratch.
 struct BufferLifetime {
-  std::string id;          // "s<X>t<Y>" or "scratch<N>"
-  int32_t subgraph = -1;   // tensor buffers: subgraph index; scratch: the requesting op's subgraph
-  int32_t tensor = -1;     // tensor index within the subgraph; -1 for scratch
-  int32_t scratch = -1;    // scratch request index; -1 for tensors
-  int32_t op = -1;         // scratch: requesting op index
-  std::string name;        // tensor name, or "scratch<N> (<OP> #<i>)"
-  uint64_t bytes = 0;      // unrounded byte size
-  uint64_t size = 0;       // rounded up to Options::alignment
-  int64_t first = -1;      // inclusive, TFLM's global time counter (-1 = never set)
+  std::string id;         // "s<X>t<Y>" or "scratch<N>"
+  int32_t subgraph = -1;  // tensor buffers: subgraph index; scratch: the requesting op's subgraph
+  int32_t tensor = -1;    // tensor index within the subgraph; -1 for scratch
+  int32_t scratch = -1;   // scratch request index; -1 for tensors
+  int32_t op = -1;        // scratch: requesting op index
+  std::string name;       // tensor name, or "scratch<N> (<OP> #<i>)"
+  uint64_t bytes = 0;     // unrounded byte size
+  uint64_t size = 0;      // rounded up to Options::alignment
+  int64_t first = -1;     // inclusive, TFLM's global time counter (-1 = never set)
   int64_t last = -1;
   int64_t offline_offset = -1;  // from the offline plan; -1 = planned online
 };
@@ -47,9 +48,10 @@ struct Lifetimes {
   int64_t steps = 0;  // the final value of the time counter
 };
 
-// Fails (InvalidArgument / Unsupported) on what TFLM would reject while planning: STRING or other
-// unsized tensor types, non-zero intermediates, cyclic or out-of-range subgraph references,
-// an offline plan whose count does not match, ...
+// Fails on what TFLM would reject while planning (rules::CheckPlannable: STRING or other unsized
+// tensor types, non-zero intermediates -> Unsupported), on a malformed offline plan and on
+// scratch requests out of op order or naming no op (InvalidArgument). The model must come from
+// model::ReadModel (the walk reads its flatbuffer).
 Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& options = {});
 
 // The plain planning problem for these lifetimes, buffer i = lifetimes.buffers[i]: size = bytes

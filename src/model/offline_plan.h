@@ -1,6 +1,7 @@
-// The OfflineMemoryAllocation metadata (docs/tflm-arena.md §6): int32 little-endian words
-// [version, subgraphs, N, offset_0 .. offset_N-1], one offset per tensor over all subgraphs in
-// subgraph order, -1 = plan online. Decoding and checking are O(N).
+// The OfflineMemoryAllocation metadata (docs/tflm-arena.md §6) on host data: decoding and checking
+// are rules/offline_plan.h's (the runtime's too), wrapped to give Status values; encoding (for
+// export) is here. Words: int32 little-endian [version, subgraphs, N, offset_0 .. offset_N-1],
+// one offset per tensor over all subgraphs in subgraph order, -1 = plan online. O(N).
 #pragma once
 
 #include <cstdint>
@@ -9,11 +10,12 @@
 #include <vector>
 
 #include "model/model.h"
+#include "rules/limits.h"
 #include "util/result.h"
 
 namespace arenaplan::model {
 
-inline constexpr std::string_view kOfflinePlanMetadataName = "OfflineMemoryAllocation";
+inline constexpr std::string_view kOfflinePlanMetadataName = rules::kOfflinePlanMetadataName;
 
 // Index into Model::metadata of the OfflineMemoryAllocation entry (the first one, as TFLM).
 std::optional<size_t> FindOfflinePlanMetadata(const Model& model);

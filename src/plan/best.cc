@@ -13,8 +13,14 @@ namespace arenaplan::plan {
 // The exact search's share of `best` when the caller gives no time limit: enough to prove every
 // model in the corpus optimal (each takes milliseconds), short enough to stay interactive.
 constexpr double kBestExactSearchSeconds = 2.0;
+// When the caller's limit is spent before a plan exists, the next planner still gets this long
+// (0 would mean the planner's default).
+constexpr double kMinPlannerSeconds = 1e-3;
 constexpr size_t kSkipTflmGreedyAbove = 20000;  // and linear
+// Above this many buffers the exact search gets kLargeExactShare of the time left, peak repair
+// the rest.
 constexpr size_t kLargeForExactSearch = 4000;
+constexpr double kLargeExactShare = 0.5;
 
 namespace {
 
@@ -99,9 +105,11 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
       // Out of time: only best-fit still runs, for its first run (TFLM's plan, which always
       // finishes), so that the plan is never just linear's stack.
       if (entry_options.time_limit_seconds <= 0 && best && entry.name != "best-fit") continue;
-      entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, 1e-3);
+      entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, kMinPlannerSeconds);
       // On large problems the exact search rarely closes a gap: peak repair gets the other half.
-      if (exact && problem.buffers.size() > kLargeForExactSearch) entry_options.time_limit_seconds *= 0.5;
+      if (exact && problem.buffers.size() > kLargeForExactSearch) {
+        entry_options.time_limit_seconds *= kLargeExactShare;
+      }
     } else if (exact) {
       entry_options.time_limit_seconds = kBestExactSearchSeconds;
     }

@@ -7,16 +7,12 @@
 #include <numeric>
 
 #include "plan/gravity_search.h"
+#include "util/align.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
 constexpr Offset kInf = std::numeric_limits<Offset>::max() / 4;
-
-inline Offset AlignUpTo(Offset value, Bytes alignment) {
-  const Offset rem = value % alignment;
-  return rem == 0 ? value : value + (alignment - rem);
-}
 
 struct Candidate {
   Offset offset;
@@ -244,7 +240,7 @@ bool GravitySearch::Impl::Place(int x, Offset p, int sec_lo, int sec_hi, int* un
     if (placed[y]) continue;
     ++count;
     if (!x_online && fixed[y] != kUnfixed) continue;  // fixed buffers may overlap each other
-    const Offset need = align[y] == 1 ? top : AlignUpTo(top, align[y]);
+    const Offset need = align[y] == 1 ? top : AlignUp(top, align[y]);
     if (need > minoff[y]) {
       minoff_log.emplace_back(y, minoff[y]);
       minoff[y] = need;

@@ -25,6 +25,13 @@ using optimal_internal::Outcome;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kDefaultTimeLimitSeconds = 10.0;
+// How the time limit is shared (fractions of the time remaining when each step starts):
+constexpr double kSeedShare = 0.5;              // the best-fit portfolio that seeds the search
+constexpr double kMinSeedSeconds = 1e-3;        // ... but always time for one variant at least
+constexpr double kBoundProbeShare = 0.4;        // the probe at the lower bound: fast, or hopeless
+constexpr double kProbeShare = 0.5;             // each later bisection probe
+constexpr double kQuickProbeShare = 0.1;        // decision mode: a brief try at the bound first ...
+constexpr double kQuickProbeMaxSeconds = 0.25;  // ... capped at this
 constexpr size_t kOwnSeedMaxBuffers = 4000;  // our quadratic first-fit seed only below this
 constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
 // The exact search keeps every time-overlapping pair and every (section, live buffer) entry. It
@@ -229,9 +236,7 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
     const Bytes hi = hi_now();
     const Bytes probe = first ? lo : lo + (hi - lo) / g / 2 * g;
     first = false;
-    // The bound probe gets 40 % (it either succeeds fast or is usually hopeless), later
-    // probes half of what is left.
-    const double share = probe == lo && lo == up(std::max(floor, piece.lb)) ? 0.4 : 0.5;
+    const double share = probe == lo && lo == up(std::max(floor, piece.lb)) ? kBoundProbeShare : kProbeShare;
     const auto probe_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(remaining * share));
     const Outcome r = Probe(piece, probe, std::min(probe_deadline, clock.deadline), clock);
@@ -376,7 +381,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   const bool use_best_fit = buffers.size() > kOwnSeedMaxBuffers || limit_s >= 1.0;
   PlannerOptions seed_options;
   seed_options.cancel = options.cancel;
-  seed_options.time_limit_seconds = std::max(1e-3, clock.remaining() * 0.5);  // one variant at least
+  seed_options.time_limit_seconds = std::max(kMinSeedSeconds, clock.remaining() * kSeedShare);
   if (auto bf = use_best_fit ? PlanBestFit(problem, seed_options) : Result<PlanResult>(Internal("skipped"));
       bf.ok()) {
     seed = std::move(bf->plan.offsets);
@@ -418,7 +423,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       if (!p.best.empty()) continue;
       // A tight capacity is often found much faster than a loose one: try the bound briefly.
       if (p.lb < capacity) {
-        const double share = std::min(0.25, clock.remaining() * 0.1);
+        const double share = std::min(kQuickProbeMaxSeconds, clock.remaining() * kQuickProbeShare);
         const auto quick = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                               std::chrono::duration<double>(share));
         if (Probe(p, p.lb, std::min(quick, clock.deadline), clock) == Outcome::kFound) continue;

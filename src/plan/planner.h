@@ -72,7 +72,16 @@ PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planne
 
 // All registered planners, in --help order (plan/planner_registry.cc).
 const std::vector<PlannerEntry>& Planners();
-// nullptr when unknown.
+
+// An old spelling accepted everywhere a planner is named; it runs exactly `planner`.
+struct PlannerAlias {
+  std::string alias;
+  std::string planner;
+};
+const std::vector<PlannerAlias>& PlannerAliases();
+
+// The planner registered under `name` or one of its aliases; nullptr when unknown
+// (plan/plan_and_verify.h refuses unknown names with the list of valid ones).
 const PlannerEntry* FindPlanner(const std::string& name);
 
 }  // namespace arenaplan::plan

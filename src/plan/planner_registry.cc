@@ -1,4 +1,5 @@
-// The one place that lists planners: adding a planner is one line in Planners() below.
+// The one place that lists planners: adding a planner is one line in Planners() below; an old
+// spelling is one line in PlannerAliases() (the same algorithm under another name, never another).
 #include "plan/best.h"
 #include "plan/best_fit.h"
 #include "plan/linear.h"
@@ -19,9 +20,20 @@ const std::vector<PlannerEntry>& Planners() {
   return kPlanners;
 }
 
+const std::vector<PlannerAlias>& PlannerAliases() {
+  static const std::vector<PlannerAlias> kAliases = {
+      {"greedy", "tflm-greedy"},  // `run --planner greedy` before the names were unified
+  };
+  return kAliases;
+}
+
 const PlannerEntry* FindPlanner(const std::string& name) {
+  std::string canonical = name;
+  for (const PlannerAlias& a : PlannerAliases()) {
+    if (a.alias == name) canonical = a.planner;
+  }
   for (const PlannerEntry& p : Planners()) {
-    if (p.name == name) return &p;
+    if (p.name == canonical) return &p;
   }
   return nullptr;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "util/align.h"
 #include "util/result.h"
 
 namespace arenaplan::plan {
@@ -53,13 +54,6 @@ inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 60;
 // Checks what every planner relies on: size > 0, first <= last, alignment > 0, fixed offsets
 // >= 0 and aligned, capacity >= 0, totals below kMaxTotalBytes. The error names the buffer. O(n).
 Status ValidateProblem(const Problem& problem);
-
-// Smallest multiple of `alignment` (> 0) that is >= value (value >= 0, no overflow checked:
-// call on validated problems only).
-inline Offset AlignUp(Offset value, Bytes alignment) {
-  const Offset rem = value % alignment;
-  return rem == 0 ? value : value + (alignment - rem);
-}
 
 // "buffer 3 (size 16, steps [1, 4])" for messages.
 std::string DescribeBuffer(const Problem& problem, size_t index);

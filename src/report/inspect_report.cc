@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "report/printable.h"
+
 namespace arenaplan::report {
 namespace {
 
@@ -115,12 +117,12 @@ std::string InspectToText(const InspectedModel& in) {
                 m.subgraphs.size(), tensors, ops, m.buffers.size());
   out += line;
   std::string set;
-  for (const auto& n : OperatorSet(m)) set += (set.empty() ? "" : " ") + n;
+  for (const auto& n : OperatorSet(m)) set += (set.empty() ? "" : " ") + Printable(n);
   out += "operators  " + set + "\n";
 
   for (size_t s = 0; s < m.subgraphs.size(); ++s) {
     const auto& sg = m.subgraphs[s];
-    std::snprintf(line, sizeof line, "\nsubgraph %zu \"%s\": inputs [%s], outputs [%s]\n", s, sg.name.c_str(),
+    std::snprintf(line, sizeof line, "\nsubgraph %zu \"%s\": inputs [%s], outputs [%s]\n", s, Printable(sg.name, 200).c_str(),
                   IndexList(sg.inputs).c_str(), IndexList(sg.outputs).c_str());
     out += line;
     std::snprintf(line, sizeof line, "  %4s %-34s %-8s %-18s %10s %s\n", "#", "tensor", "dtype", "shape", "bytes",
@@ -128,8 +130,7 @@ std::string InspectToText(const InspectedModel& in) {
     out += line;
     for (size_t t = 0; t < sg.tensors.size(); ++t) {
       const auto& tn = sg.tensors[t];
-      std::string name = tn.name.size() > 34 ? tn.name.substr(0, 31) + "..." : tn.name;
-      std::snprintf(line, sizeof line, "  %4zu %-34s %-8s %-18s %10s %s\n", t, name.c_str(),
+      std::snprintf(line, sizeof line, "  %4zu %-34s %-8s %-18s %10s %s\n", t, Printable(tn.name, 34).c_str(),
                     model::TensorTypeName(tn.type), ShapeString(tn.shape).c_str(),
                     tn.bytes ? std::to_string(*tn.bytes).c_str() : "?", Flags(sg, t).c_str());
       out += line;
@@ -138,7 +139,7 @@ std::string InspectToText(const InspectedModel& in) {
     out += line;
     for (size_t o = 0; o < sg.operators.size(); ++o) {
       const auto& op = sg.operators[o];
-      std::snprintf(line, sizeof line, "  %4zu %-26s %-24s %-24s %s\n", o, m.code_of(op).name.c_str(),
+      std::snprintf(line, sizeof line, "  %4zu %-26s %-24s %-24s %s\n", o, Printable(m.code_of(op).name, 200).c_str(),
                     IndexList(op.inputs).c_str(), IndexList(op.outputs).c_str(),
                     IndexList(op.called_subgraphs).c_str());
       out += line;
@@ -149,7 +150,7 @@ std::string InspectToText(const InspectedModel& in) {
   if (m.metadata.empty()) out += "  (none)\n";
   for (const auto& e : m.metadata) {
     const uint64_t bytes = e.buffer < m.buffers.size() ? m.buffers[e.buffer].size : 0;
-    std::snprintf(line, sizeof line, "  %-32s buffer %u, %llu bytes\n", e.name.c_str(), e.buffer,
+    std::snprintf(line, sizeof line, "  %-32s buffer %u, %llu bytes\n", Printable(e.name, 200).c_str(), e.buffer,
                   static_cast<unsigned long long>(bytes));
     out += line;
   }
@@ -159,14 +160,14 @@ std::string InspectToText(const InspectedModel& in) {
     std::snprintf(line, sizeof line, "offline plan: %zu entries, %zu fixed offsets%s\n",
                   m.offline_plan->offsets.size(), fixed, in.offline_plan_status.ok() ? "" : " (INVALID)");
     out += line;
-    if (!in.offline_plan_status.ok()) out += "  " + in.offline_plan_status.message() + "\n";
+    if (!in.offline_plan_status.ok()) out += "  " + Printable(in.offline_plan_status.message()) + "\n";
   }
   out += "\nstatic planning: ";
   if (in.static_problems.empty()) {
     out += "every tensor has a static size\n";
   } else {
     out += std::to_string(in.static_problems.size()) + " problem(s)\n";
-    for (const auto& p : in.static_problems) out += "  " + p + "\n";
+    for (const auto& p : in.static_problems) out += "  " + Printable(p) + "\n";
   }
   return out;
 }

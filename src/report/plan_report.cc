@@ -5,6 +5,7 @@
 #include <map>
 #include <numeric>
 
+#include "report/printable.h"
 #include "report/timeline.h"
 
 namespace arenaplan::report {
@@ -28,10 +29,6 @@ std::pair<plan::Step, int64_t> PeakStep(const plan::Problem& p) {
     if (live > peak) { peak = live; at = t; }
   }
   return {at, std::max<int64_t>(peak, 0)};
-}
-
-std::string Truncate(const std::string& s, size_t n) {
-  return s.size() <= n ? s : s.substr(0, n - 3) + "...";
 }
 
 }  // namespace
@@ -102,7 +99,7 @@ std::string PlanToText(const PlannedModel& pm) {
   for (size_t k = 0; k < alive.size() && k < 10; ++k) {
     const size_t i = alive[k];
     std::snprintf(line, sizeof line, "  %-10s %-44s %10lld B  [%lld, %lld]\n", bufs[i].id.c_str(),
-                  Truncate(bufs[i].name, 44).c_str(), static_cast<long long>(problem.buffers[i].size),
+                  Printable(bufs[i].name, 44).c_str(), static_cast<long long>(problem.buffers[i].size),
                   static_cast<long long>(bufs[i].first), static_cast<long long>(bufs[i].last));
     out += line;
   }
@@ -114,7 +111,7 @@ std::string PlanToText(const PlannedModel& pm) {
   out += line;
   for (size_t i = 0; i < bufs.size(); ++i) {
     std::snprintf(line, sizeof line, "  %-10s %-36s %10lld %6lld %6lld %10lld %s\n", bufs[i].id.c_str(),
-                  Truncate(bufs[i].name, 36).c_str(), static_cast<long long>(problem.buffers[i].size),
+                  Printable(bufs[i].name, 36).c_str(), static_cast<long long>(problem.buffers[i].size),
                   static_cast<long long>(bufs[i].first), static_cast<long long>(bufs[i].last),
                   static_cast<long long>(plan.offsets[i]), problem.buffers[i].fixed() ? "fixed" : "");
     out += line;
@@ -123,7 +120,7 @@ std::string PlanToText(const PlannedModel& pm) {
   out += "\n";
   std::vector<std::string> labels;
   labels.reserve(bufs.size());
-  for (const auto& b : bufs) labels.push_back(b.id + " " + b.name);
+  for (const auto& b : bufs) labels.push_back(Printable(b.id + " " + b.name, 28));  // the legend shows 28
   out += RenderTimeline(problem, plan, labels);
   return out;
 }

@@ -9,19 +9,19 @@ void NotePeak(Arena* a) {
   if (used > a->peak) a->peak = used;
 }
 
-Status Full(ErrorText* error, const char* what, uint32_t requested, uint32_t available) {
+StatusCode Full(ErrorText* error, const char* what, uint32_t requested, uint32_t available) {
   SetError(error, "arena full: %s needs %u bytes, %u available", what != nullptr ? what : "allocation",
            requested, available);
-  return Status::kArenaFull;
+  return StatusCode::kArenaFull;
 }
 
 }  // namespace
 
-Status ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error) {
+StatusCode ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error) {
   *arena = Arena{};
   if (buffer == nullptr) {
     SetError(error, "arena buffer is null");
-    return Status::kBadArgument;
+    return StatusCode::kBadArgument;
   }
   const uintptr_t start = reinterpret_cast<uintptr_t>(buffer);
   const uintptr_t skip = (kArenaAlignment - start % kArenaAlignment) % kArenaAlignment;
@@ -32,10 +32,10 @@ Status ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error) {
   arena->size = static_cast<uint32_t>(usable);
   arena->tail = arena->size;
   arena->lost_at_start = static_cast<uint32_t>(skip);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
+StatusCode ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
                       const char* what) {
   const uint32_t room = a->tail - a->temp;  // temp >= head, so this checks both
   if (bytes > room) return Full(error, what, bytes, room);
@@ -44,10 +44,10 @@ Status ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset
   a->tail = start;
   *offset = start;
   NotePeak(a);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status ArenaAllocTemp(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
+StatusCode ArenaAllocTemp(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
                       const char* what) {
   const uint32_t room = a->tail - a->temp;
   const uint32_t pad = (align - a->temp % align) % align;
@@ -55,21 +55,21 @@ Status ArenaAllocTemp(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset
   *offset = a->temp + pad;
   a->temp += pad + bytes;
   NotePeak(a);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void ArenaResetTemp(Arena* a) { a->temp = a->head; }
 
-Status ArenaSetHead(Arena* a, uint32_t bytes, ErrorText* error, const char* what) {
+StatusCode ArenaSetHead(Arena* a, uint32_t bytes, ErrorText* error, const char* what) {
   if (a->temp != a->head) {
     SetError(error, "internal: head resized while temp memory is live (%s)", what);
-    return Status::kBadState;
+    return StatusCode::kBadState;
   }
-  if (bytes > a->tail || AlignUp16(bytes) > a->tail) return Full(error, what, bytes, a->tail);
-  a->head = AlignUp16(bytes);
+  if (bytes > a->tail || AlignUp(bytes, kArenaAlignment) > a->tail) return Full(error, what, bytes, a->tail);
+  a->head = AlignUp(bytes, kArenaAlignment);
   a->temp = a->head;
   NotePeak(a);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

@@ -13,11 +13,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rules/limits.h"
 #include "runtime/status.h"
 
 namespace arenaplan::rt {
 
-inline constexpr uint32_t kArenaAlignment = 16;
+inline constexpr uint32_t kArenaAlignment = rules::kBufferAlignment;
 
 struct Arena {
   uint8_t* base = nullptr;  // 16-aligned start of the usable region
@@ -31,23 +32,22 @@ struct Arena {
 
 // Sets up an empty arena over [buffer, buffer + bytes). Fails (kArenaFull) when nothing usable
 // remains, or kBadArgument for a null buffer.
-Status ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error);
+StatusCode ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error);
 
 // Persistent allocation from the tail, aligned to `align` (a power of two <= 16).
-Status ArenaAllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
+StatusCode ArenaAllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
                       ErrorText* error, const char* what);
 // Temporary allocation above the head; freed all at once by ArenaResetTemp.
-Status ArenaAllocTemp(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
+StatusCode ArenaAllocTemp(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
                       ErrorText* error, const char* what);
 void ArenaResetTemp(Arena* arena);
 // Resizes the head to `bytes` (rounded up to 16). Only while no temp allocation is live.
-Status ArenaSetHead(Arena* arena, uint32_t bytes, ErrorText* error, const char* what);
+StatusCode ArenaSetHead(Arena* arena, uint32_t bytes, ErrorText* error, const char* what);
 
 inline uint32_t ArenaTailBytes(const Arena& a) { return a.size - a.tail; }
 inline uint32_t ArenaUsedBytes(const Arena& a) { return a.temp + (a.size - a.tail); }
-inline uint32_t AlignUp16(uint32_t v) { return (v + 15u) & ~15u; }
 // Smallest arena (16-aligned start) that reproduces every allocation made so far.
-inline uint32_t ArenaMinimumBytes(const Arena& a) { return AlignUp16(a.peak); }
+inline uint32_t ArenaMinimumBytes(const Arena& a) { return AlignUp(a.peak, kArenaAlignment); }
 inline uint8_t* ArenaPtr(const Arena& a, uint32_t offset) { return a.base + offset; }
 
 }  // namespace arenaplan::rt

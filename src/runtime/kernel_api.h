@@ -8,7 +8,7 @@
 //   eval(ctx):    runs on every Invoke. Reads ctx.op_data(), inputs, writes outputs; may use
 //                 ctx.GetScratch(). It must not allocate and must not keep state other than in op
 //                 data or variable tensors.
-// Both return Status; on failure call `return ctx.Fail(Status::kKernelError, "fmt", ...)`, which
+// Both return StatusCode; on failure call `return ctx.Fail(StatusCode::kKernelError, "fmt", ...)`, which
 // records "op <index> (<NAME>): <message>" in the owner's fixed buffer.
 //
 // KernelContext is an interface so kernels run unchanged inside the Interpreter and in unit tests
@@ -18,6 +18,7 @@
 #include <cstdarg>
 #include <cstdint>
 
+#include "rules/limits.h"
 #include "runtime/status.h"
 #include "runtime/tensor_view.h"
 #include "schema/tflite_subset_generated.h"
@@ -25,7 +26,7 @@
 namespace arenaplan::rt {
 
 // TFLM allows this many scratch requests per node; so do we.
-inline constexpr uint32_t kMaxScratchPerNode = 12;
+using rules::kMaxScratchPerNode;
 
 class KernelContext {
  public:
@@ -47,10 +48,10 @@ class KernelContext {
   virtual void* op_data() const = 0;
   virtual void set_op_data(void* data) = 0;
   // Persistent memory for this node (prepare only), 16-aligned, lives as long as the interpreter.
-  virtual Status AllocatePersistent(uint32_t bytes, void** out) = 0;
+  virtual StatusCode AllocatePersistent(uint32_t bytes, void** out) = 0;
   // Asks for `bytes` of scratch live only during this node's eval (prepare only). *index is the
   // handle for GetScratch. At most kMaxScratchPerNode per node.
-  virtual Status RequestScratch(uint32_t bytes, int32_t* index) = 0;
+  virtual StatusCode RequestScratch(uint32_t bytes, int32_t* index) = 0;
   // The scratch buffer for a handle from RequestScratch (eval only); nullptr for a bad handle.
   virtual void* GetScratch(int32_t index) = 0;
 
@@ -63,31 +64,31 @@ class KernelContext {
   virtual bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
   virtual bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
   // Runs every op of subgraph s (eval only). Depth is bounded by the interpreter.
-  virtual Status InvokeSubgraph(uint32_t s) { return Fail(Status::kUnsupported, "no subgraph %u here", s); }
+  virtual StatusCode InvokeSubgraph(uint32_t s) { return Fail(StatusCode::kUnsupported, "no subgraph %u here", s); }
 
   // --- resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) ----------------------------
   // Prepare: the id for (container, shared_name), created if new (nullptr container matches any).
-  virtual Status ResourceId(const char* container, const char* shared_name, int32_t* id) {
-    return Fail(Status::kUnsupported, "no resource variables here");
+  virtual StatusCode ResourceId(const char* container, const char* shared_name, int32_t* id) {
+    return Fail(StatusCode::kUnsupported, "no resource variables here");
   }
   // Prepare: reserve `bytes` for variable id once (later calls keep the first size), filled with
   // `fill` (TFLM: the value's zero point) now and on Reset.
-  virtual Status AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
-    return Fail(Status::kUnsupported, "no resource variables here");
+  virtual StatusCode AllocateResource(int32_t id, uint32_t bytes, int8_t fill) {
+    return Fail(StatusCode::kUnsupported, "no resource variables here");
   }
   // The variable's bytes; *data is nullptr (and *bytes 0) before AllocateResource.
-  virtual Status GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
-    return Fail(Status::kUnsupported, "no resource variables here");
+  virtual StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) {
+    return Fail(StatusCode::kUnsupported, "no resource variables here");
   }
   // Prepare: make output k point at persistent data (e.g. op data) for good; it is never planned
   // (TFLM: VAR_HANDLE points its output at its resource id).
-  virtual Status PointOutputAt(uint32_t k, void* data) {
-    return Fail(Status::kUnsupported, "outputs cannot be redirected here");
+  virtual StatusCode PointOutputAt(uint32_t k, void* data) {
+    return Fail(StatusCode::kUnsupported, "outputs cannot be redirected here");
   }
 
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
-  Status Fail(Status code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+  StatusCode Fail(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
   virtual void ReportV(const char* fmt, va_list args) = 0;
 
  protected:
@@ -104,20 +105,20 @@ const T* Options(const KernelContext& ctx) {
 
 struct KernelRegistration {
   const char* name;                       // op name for messages, e.g. "ADD"
-  Status (*prepare)(KernelContext& ctx);  // may be nullptr (nothing to check or precompute)
-  Status (*eval)(KernelContext& ctx);     // required
+  StatusCode (*prepare)(KernelContext& ctx);  // may be nullptr (nothing to check or precompute)
+  StatusCode (*eval)(KernelContext& ctx);     // required
   // Interpreter::Reset: put kernel-internal state in op data back to its post-prepare value.
-  Status (*reset)(KernelContext& ctx) = nullptr;
+  StatusCode (*reset)(KernelContext& ctx) = nullptr;
 };
 
 // --- small checks kernels use everywhere (each returns kOk or a Fail naming the problem) -------
 // Input k must exist; fills *out.
-Status RequireInput(KernelContext& ctx, uint32_t k, TensorView* out);
-Status RequireOutput(KernelContext& ctx, uint32_t k, TensorView* out);
+StatusCode RequireInput(KernelContext& ctx, uint32_t k, TensorView* out);
+StatusCode RequireOutput(KernelContext& ctx, uint32_t k, TensorView* out);
 // Exactly n inputs / outputs (counting omitted optional ones).
-Status RequireCounts(KernelContext& ctx, uint32_t inputs, uint32_t outputs);
-Status RequireType(KernelContext& ctx, const TensorView& t, TensorType type, const char* which);
-Status RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b,
+StatusCode RequireCounts(KernelContext& ctx, uint32_t inputs, uint32_t outputs);
+StatusCode RequireType(KernelContext& ctx, const TensorView& t, TensorType type, const char* which);
+StatusCode RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b,
                         const char* what);
 
 }  // namespace arenaplan::rt

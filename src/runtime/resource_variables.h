@@ -1,6 +1,7 @@
-// The resource-variable table (TFLM's MicroResourceVariables): fixed capacity, one entry per
+// Resource variables: the table (TFLM's MicroResourceVariables): fixed capacity, one entry per
 // VAR_HANDLE op, kept in the arena tail. An id is an index; names point into the model (flash).
 // Lookup by (container, shared_name) is a linear scan, O(capacity), done only in prepare.
+// resource_variables.cc also holds the interpreter's KernelContext methods over the table.
 #pragma once
 
 #include <cstdint>

@@ -30,26 +30,26 @@ bool StandaloneContext::GetOutput(uint32_t k, TensorView* out) {
   return true;
 }
 
-Status StandaloneContext::AllocatePersistent(uint32_t bytes, void** out) {
+StatusCode StandaloneContext::AllocatePersistent(uint32_t bytes, void** out) {
   *out = nullptr;
-  if (arena_status_ != Status::kOk) return arena_status_;
+  if (arena_status_ != StatusCode::kOk) return arena_status_;
   uint32_t offset = 0;
   ErrorText detail;
-  const Status s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &offset, &detail, "persistent buffer");
-  if (s != Status::kOk) return Fail(s, "%s", detail.text);
+  const StatusCode s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &offset, &detail, "persistent buffer");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
   *out = ArenaPtr(arena_, offset);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status StandaloneContext::RequestScratch(uint32_t bytes, int32_t* index) {
+StatusCode StandaloneContext::RequestScratch(uint32_t bytes, int32_t* index) {
   if (scratch_count_ >= kMaxScratchPerNode) {
-    return Fail(Status::kUnsupported, "more than %u scratch requests", kMaxScratchPerNode);
+    return Fail(StatusCode::kUnsupported, "more than %u scratch requests", kMaxScratchPerNode);
   }
   void* p = nullptr;
   RT_RETURN_IF_ERROR(AllocatePersistent(bytes, &p));
   scratch_offsets_[scratch_count_] = static_cast<uint32_t>(static_cast<uint8_t*>(p) - arena_.base);
   *index = static_cast<int32_t>(scratch_count_++);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void* StandaloneContext::GetScratch(int32_t index) {
@@ -63,17 +63,17 @@ void StandaloneContext::ReportV(const char* fmt, va_list args) {
   SetErrorV(&error_, prefix, fmt, args);
 }
 
-Status StandaloneContext::Prepare(const KernelRegistration& kernel) {
-  if (kernel.prepare == nullptr) return Status::kOk;
+StatusCode StandaloneContext::Prepare(const KernelRegistration& kernel) {
+  if (kernel.prepare == nullptr) return StatusCode::kOk;
   return kernel.prepare(*this);
 }
 
-Status StandaloneContext::Eval(const KernelRegistration& kernel) {
-  if (kernel.eval == nullptr) return Fail(Status::kUnsupported, "kernel has no eval");
+StatusCode StandaloneContext::Eval(const KernelRegistration& kernel) {
+  if (kernel.eval == nullptr) return Fail(StatusCode::kUnsupported, "kernel has no eval");
   return kernel.eval(*this);
 }
 
-Status StandaloneContext::Run(const KernelRegistration& kernel) {
+StatusCode StandaloneContext::Run(const KernelRegistration& kernel) {
   RT_RETURN_IF_ERROR(Prepare(kernel));
   return Eval(kernel);
 }

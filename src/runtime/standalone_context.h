@@ -8,7 +8,7 @@
 //   TensorView* ins[] = {&va, &vb}; TensorView* outs[] = {&vo};
 //   uint8_t mem[256];
 //   StandaloneContext ctx(ins, 2, outs, 1, op /* or nullptr */, mem, sizeof(mem));
-//   ASSERT_EQ(ctx.Run(*Register_ADD()), Status::kOk) << ctx.error().text;
+//   ASSERT_EQ(ctx.Run(*Register_ADD()), StatusCode::kOk) << ctx.error().text;
 #pragma once
 
 #include <cstddef>
@@ -27,9 +27,9 @@ class StandaloneContext final : public KernelContext {
                     const char* name = "KERNEL", int32_t version = 1);
 
   // prepare (if any), then eval.
-  Status Run(const KernelRegistration& kernel);
-  Status Prepare(const KernelRegistration& kernel);
-  Status Eval(const KernelRegistration& kernel);
+  StatusCode Run(const KernelRegistration& kernel);
+  StatusCode Prepare(const KernelRegistration& kernel);
+  StatusCode Eval(const KernelRegistration& kernel);
   const ErrorText& error() const { return error_; }
   uint32_t memory_used() const { return ArenaUsedBytes(arena_); }
 
@@ -43,8 +43,8 @@ class StandaloneContext final : public KernelContext {
   bool GetOutput(uint32_t k, TensorView* out) override;
   void* op_data() const override { return op_data_; }
   void set_op_data(void* data) override { op_data_ = data; }
-  Status AllocatePersistent(uint32_t bytes, void** out) override;
-  Status RequestScratch(uint32_t bytes, int32_t* index) override;
+  StatusCode AllocatePersistent(uint32_t bytes, void** out) override;
+  StatusCode RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
 
@@ -58,7 +58,7 @@ class StandaloneContext final : public KernelContext {
   int32_t version_;
   void* op_data_ = nullptr;
   Arena arena_;
-  Status arena_status_;
+  StatusCode arena_status_;
   uint32_t scratch_offsets_[kMaxScratchPerNode] = {};
   uint32_t scratch_count_ = 0;
   ErrorText error_;

@@ -1,47 +1,17 @@
-// Runtime errors without a heap: a one-byte code returned everywhere, plus one fixed message buffer
-// owned by whoever runs the model (the interpreter, or a test's standalone context). Messages name
-// the op and its index ("op 3 (CONV_2D): ..."). The formatter knows %d %u %x %s %c %% only, so it
-// never pulls in the C library's float printing (which can allocate on newlib).
+// The runtime's errors are rules/'s (one code per verdict on both sides of arenaplan): this header
+// brings them into namespace rt for the interpreter and the kernels.
 #pragma once
 
-#include <cstdarg>
-#include <cstdint>
+#include "rules/status.h"
 
 namespace arenaplan::rt {
 
-enum class Status : uint8_t {
-  kOk = 0,
-  kInvalidModel,   // the flatbuffer is malformed or inconsistent (bad index, bad shape, ...)
-  kUnsupported,    // a valid model we cannot run (op, dtype, feature)
-  kArenaFull,      // the arena is too small; the message gives requested and available bytes
-  kBadState,       // an API call in the wrong order (Invoke before AllocateTensors, ...)
-  kKernelError,    // a kernel rejected its tensors in Prepare or failed in Eval
-  kBadArgument,    // a caller argument is out of range (input index, plan size, ...)
-};
-
-const char* StatusName(Status s);
-
-// A fixed-size message buffer. Writing truncates; it never allocates.
-struct ErrorText {
-  static constexpr uint32_t kCapacity = 192;
-  char text[kCapacity] = {0};
-  uint32_t length = 0;
-};
-
-// Replaces the message with prefix + formatted text. Returns nothing: callers return the code.
-void SetError(ErrorText* out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-void SetErrorV(ErrorText* out, const char* prefix, const char* fmt, va_list args);
-
-// Tiny vsnprintf subset: %d %i %u %x %s %c %% with optional 'l'/'ll'/'z' length; always
-// NUL-terminates when cap > 0. Returns the number of characters written (excluding NUL).
-uint32_t FormatV(char* buf, uint32_t cap, const char* fmt, va_list args);
-uint32_t Format(char* buf, uint32_t cap, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+using rules::ErrorText;
+using rules::Format;
+using rules::FormatV;
+using rules::SetError;
+using rules::SetErrorV;
+using rules::StatusCode;
+using rules::StatusName;
 
 }  // namespace arenaplan::rt
-
-// Returns early from a function returning rt::Status.
-#define RT_RETURN_IF_ERROR(expr)                                          \
-  do {                                                                    \
-    const ::arenaplan::rt::Status _rt_st = (expr);                        \
-    if (_rt_st != ::arenaplan::rt::Status::kOk) return _rt_st;            \
-  } while (0)

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <map>
 
-#include "plan/planner.h"
+#include "plan/plan_and_verify.h"
+#include "rules/limits.h"
 #include "tflm/kernels.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::tflm {
 namespace {
-
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 // TFLM's persistent (tail) allocator: the tail moves down to align_down(tail - size, align).
 // `used` is arena_end - tail; the arena end is 16-aligned (16-multiple arena, aligned start).
@@ -20,7 +19,7 @@ struct TailSim {
   std::vector<std::string> order;
   uint64_t Alloc(uint64_t size, uint64_t align, const char* category) {
     const uint64_t before = used;
-    used = AlignUp(used + size, align == 0 ? 1 : align);
+    used = AlignUp<uint64_t>(used + size, align == 0 ? 1 : align);
     if (by_category.find(category) == by_category.end()) order.push_back(category);
     by_category[category] += used - before;
     return used - before;
@@ -39,7 +38,7 @@ std::string RegistrationError(const model::Model& m) {
   for (size_t s = 0; s < m.subgraphs.size(); ++s) {
     for (size_t i = 0; i < m.subgraphs[s].operators.size(); ++i) {
       const std::string name = StringOf(m, s, i);
-      if (IsRegistered(name) || FindKernel(name) != nullptr) continue;
+      if (IsRegistered(name) || FindKernelEntry(name) != nullptr) continue;
       const bool custom = name.rfind("CUSTOM:", 0) == 0;
       const std::string shown = custom ? name.substr(7) : name;
       return std::string("Didn't find op for ") + (custom ? "custom" : "builtin") + " opcode '" + shown +
@@ -71,12 +70,25 @@ void IoTensors(TailSim& tail, const Target& tg, const model::Subgraph& sg, const
 
 Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model& model, const Target& target) {
   std::vector<lifetime::ScratchRequest> out;
+  uint32_t global_op = 0;
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {
-    for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i) {
+    for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i, ++global_op) {
       auto a = EvaluateKernel(model, s, i, target);
       if (!a.ok()) return a.status();
+      const std::string where = "subgraph " + std::to_string(s) + ", op " + std::to_string(i) + " (" + StringOf(model, s, i) + ")";
+      if (a->scratch_bytes.size() > rules::kMaxScratchPerNode) {
+        return Unsupported(where + ": more than " + std::to_string(rules::kMaxScratchPerNode) + " scratch requests");
+      }
       for (uint64_t bytes : a->scratch_bytes) {
-        out.push_back({static_cast<int32_t>(s), static_cast<int32_t>(i), bytes});
+        if (bytes > rules::kMaxBufferBytes) {
+          return Unsupported(where + ": scratch request of " + std::to_string(bytes) + " bytes, more than the " +
+                             std::to_string(rules::kMaxBufferBytes) + " a buffer may have");
+        }
+        if (out.size() >= rules::kMaxScratchRequests) {
+          return Unsupported(where + ": more than " + std::to_string(rules::kMaxScratchRequests) +
+                             " scratch requests in the model");
+        }
+        out.push_back({static_cast<uint32_t>(bytes), global_op});
       }
     }
   }
@@ -92,11 +104,10 @@ uint64_t TailBytes(const ArenaSize& size, const std::string& name) {
 
 Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target, const std::string& planner,
                                    bool use_offline_plan) {
+  ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
   ArenaSize r;
   r.target = target.name;
-  r.planner = planner;
-  const plan::PlannerEntry* entry = plan::FindPlanner(planner);
-  if (entry == nullptr) return InvalidArgument("unknown planner '" + planner + "'");
+  r.planner = plan::FindPlanner(planner)->name;
   if (model.subgraphs.empty()) return InvalidArgument("model has no subgraphs");
 
   // 1. Registration: every op needs a kernel.
@@ -109,7 +120,7 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {
     for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i) {
       const std::string name = StringOf(model, s, i);
-      const KernelEntry* k = FindKernel(name);
+      const KernelEntry* k = FindKernelEntry(name);
       if (k == nullptr) {
         return Unsupported("subgraph " + std::to_string(s) + ", op " + std::to_string(i) + ": TFLM has a kernel for '" +
                            name + "' but arenaplan's kernel table has no row for it; cannot size the tail");
@@ -141,11 +152,14 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   lopt.use_offline_plan = use_offline_plan;
   auto lifetimes = lifetime::ComputeLifetimes(model, lopt);
   if (!lifetimes.ok()) {
+    // What TFLM refuses to plan (an unsized tensor type, ...) is "TFLM cannot run it"; a
+    // malformed model (an offline plan that does not match) is bad input, as in every command.
+    if (lifetimes.status().code() != ErrorCode::kUnsupported) return lifetimes.status();
     r.error = lifetimes.status().message();
     return r;
   }
   const plan::Problem problem = lifetime::ToProblem(*lifetimes, target.buffer_alignment);
-  auto planned = entry->run(problem, plan::PlannerOptions{});
+  auto planned = plan::PlanAndVerify(problem, planner);
   if (!planned.ok()) return planned.status();
   r.head_bytes = static_cast<uint64_t>(planned->plan.height);
   r.planned_buffers = lifetimes->buffers.size();
@@ -247,13 +261,14 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   // AllocationInfo[tensors + requests], then 16-aligned planner memory at 40 B per planned buffer.
   uint64_t total_tensors = 0;
   for (const model::Subgraph& sg : model.subgraphs) total_tensors += sg.tensors.size();
-  uint64_t temp = uint64_t{target.scratch_request_bytes} * (scratch->size() + 12);
-  temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.size_t_bytes} * model.subgraphs.size();
-  temp = AlignUp(temp, target.size_t_bytes) + uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
-  temp = AlignUp(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
+  // TFLM reserves kMaxScratchBuffersPerOp request slots beyond the requests made.
+  uint64_t temp = uint64_t{target.scratch_request_bytes} * (scratch->size() + rules::kMaxScratchPerNode);
+  temp = AlignUp<uint64_t>(temp, target.size_t_bytes) + uint64_t{target.size_t_bytes} * model.subgraphs.size();
+  temp = AlignUp<uint64_t>(temp, target.size_t_bytes) + uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
+  temp = AlignUp<uint64_t>(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
   // The planner gets GetAvailableMemory(16): the tail aligned down to 16 minus the aligned temp end.
-  r.planning_peak_bytes = AlignUp(tail_before_io, 16) + temp;
-  r.min_arena_bytes = AlignUp(std::max(r.planning_peak_bytes, r.arena_used_bytes), 16);
+  r.planning_peak_bytes = AlignUp<uint64_t>(tail_before_io, rules::kBufferAlignment) + temp;
+  r.min_arena_bytes = AlignUp<uint64_t>(std::max(r.planning_peak_bytes, r.arena_used_bytes), rules::kBufferAlignment);
 
   r.allocates = true;
   r.supported = invoke_error.empty();

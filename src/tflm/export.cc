@@ -7,8 +7,7 @@
 #include "lifetime/lifetimes.h"
 #include "model/offline_plan.h"
 #include "model/writer.h"
-#include "plan/planner.h"
-#include "plan/verify.h"
+#include "plan/plan_and_verify.h"
 #include "tflm/sha256.h"
 
 namespace arenaplan::tflm {
@@ -24,18 +23,13 @@ Result<lifetime::Lifetimes> LifetimesWithScratch(const model::Model& m, const Ta
   return lifetime::ComputeLifetimes(m, opt);
 }
 
-// Plans, verifies and turns the plan into one offset per tensor (variables and unplanned: -1).
-Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::Lifetimes& lt,
+// Plans (verified, with the target's alignment) and turns the plan into one offset per tensor
+// (variables and unplanned: -1).
+Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::Lifetimes& lt, const Target& target,
                                          const std::string& planner, uint64_t& height) {
-  const plan::PlannerEntry* entry = plan::FindPlanner(planner);
-  if (entry == nullptr) return InvalidArgument("unknown planner '" + planner + "'");
-  const plan::Problem problem = lifetime::ToProblem(lt, 16);
-  auto planned = entry->run(problem, plan::PlannerOptions{});
+  const plan::Problem problem = lifetime::ToProblem(lt, target.buffer_alignment);
+  auto planned = plan::PlanAndVerify(problem, planner);
   if (!planned.ok()) return planned.status();
-  const plan::VerifyReport report = plan::VerifyPlan(problem, planned->plan);
-  if (!report.ok()) {
-    return Internal("planner '" + planner + "' produced an invalid plan: " + report.errors.front().message);
-  }
   std::vector<size_t> base;
   size_t total = 0;
   for (const model::Subgraph& sg : m.subgraphs) {
@@ -65,6 +59,7 @@ std::string Identifier(const std::string& s) {
 
 Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
                                        const std::string& planner) {
+  ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
   ExportResult r;
   r.input_sha256 = Sha256Hex(bytes, size);
   auto m = model::ReadModel(bytes, size);
@@ -99,7 +94,7 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   // not land on the planned head, fall back to tflm-greedy (which TFLM reproduces by definition).
   for (const std::string& p : {planner, std::string("tflm-greedy")}) {
     uint64_t height = 0;
-    auto offsets = PlanOffsets(*m, *lt, p, height);
+    auto offsets = PlanOffsets(*m, *lt, target, p, height);
     if (!offsets.ok()) return offsets.status();
     auto copy = model::WriteModelCopyWithMetadata(bytes, size, std::string(model::kOfflinePlanMetadataName),
                                                   model::EncodeOfflinePlan(*offsets));

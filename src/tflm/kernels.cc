@@ -59,8 +59,6 @@ int TfLiteTypeCode(TensorType t) {
   }
 }
 
-uint64_t AlignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
-
 // Saturating product: a formula fed absurd shapes or options yields UINT64_MAX, which
 // EvaluateKernel rejects, instead of wrapping around to a small size.
 uint64_t Mul(uint64_t a, uint64_t b) { return CheckedMul(a, b).value_or(UINT64_MAX); }
@@ -75,7 +73,7 @@ uint64_t IntArrayBytes(size_t rank) { return 4 + 4 * static_cast<uint64_t>(rank)
 // tflm_signal::CircularBuffer {size_t capacity, read, write; int32 empty, buffer_size; int16* buffer}
 // plus its storage of 2 x capacity int16 (CircularBufferGetNeededMemory).
 uint64_t CircularBufferBytes(uint64_t capacity, const Target& t) {
-  return CheckedAdd(AlignUp(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes, Mul(4, capacity))
+  return CheckedAdd(AlignUp<uint64_t>(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes, Mul(4, capacity))
       .value_or(UINT64_MAX);
 }
 
@@ -151,7 +149,7 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
       // OpData {float scale; size_t num_columns}.
       return std::vector<uint64_t>{IntArrayBytes(out->shape.size()),
-                                   AlignUp(4, target.size_t_bytes) + target.size_t_bytes};
+                                   AlignUp<uint64_t>(4, target.size_t_bytes) + target.size_t_bytes};
     }
     case PrepareRule::kBatchMatMul: {
       const model::Tensor* lhs = OpTensor(m, s, i, 0);
@@ -375,7 +373,7 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
 
 }  // namespace
 
-const KernelEntry* FindKernel(const std::string& op_name) {
+const KernelEntry* FindKernelEntry(const std::string& op_name) {
   static const auto* index = [] {
     auto* map = new std::unordered_map<std::string, const KernelEntry*>();
     for (const KernelEntry& e : KernelTable()) (*map)[e.op] = &e;
@@ -387,7 +385,7 @@ const KernelEntry* FindKernel(const std::string& op_name) {
 
 Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, size_t op, const Target& target) {
   const std::string& name = model.code_of(model.subgraphs[subgraph].operators[op]).name;
-  const KernelEntry* entry = FindKernel(name);
+  const KernelEntry* entry = FindKernelEntry(name);
   if (entry == nullptr) {
     return Unsupported(OpWhere(model, subgraph, op) + ": no kernel for '" + name + "' in the TFLM kernel table");
   }

@@ -102,7 +102,7 @@ struct KernelEntry {
 // The whole table, one entry per op TFLM's full op resolver registers.
 const std::vector<KernelEntry>& KernelTable();
 // nullptr when the table has no row for this op.
-const KernelEntry* FindKernel(const std::string& op_name);
+const KernelEntry* FindKernelEntry(const std::string& op_name);
 // The ops stock TFLM's full op resolver registers (with or without a table row). An op outside
 // this list makes AllocateTensors fail ("Didn't find op for builtin opcode").
 const std::vector<std::string>& TflmRegisteredOps();

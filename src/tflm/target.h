@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/limits.h"
 #include "util/result.h"
 
 namespace arenaplan::tflm {
@@ -29,7 +30,7 @@ struct Target {
   std::string description;  // one line for --help
   Abi abi = Abi::kLp64;
   uint32_t pointer_bytes = 8;
-  uint32_t buffer_alignment = 16;  // MicroArenaBufferAlignment()
+  uint32_t buffer_alignment = rules::kBufferAlignment;  // MicroArenaBufferAlignment()
   StructLayout eval_tensor;            // TfLiteEvalTensor
   StructLayout node_and_registration;  // NodeAndRegistration
   StructLayout subgraph_allocations;   // SubgraphAllocations

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "util/align.h"
+
 namespace arenaplan {
 
 inline std::optional<uint64_t> CheckedMul(uint64_t a, uint64_t b) {
@@ -20,9 +22,8 @@ inline std::optional<uint64_t> CheckedAdd(uint64_t a, uint64_t b) {
 
 // Rounds up to a multiple of `alignment` (> 0); nullopt on overflow.
 inline std::optional<uint64_t> CheckedAlignUp(uint64_t value, uint64_t alignment) {
-  const uint64_t rem = value % alignment;
-  if (rem == 0) return value;
-  return CheckedAdd(value, alignment - rem);
+  if (!CheckedAdd(value, alignment - 1)) return std::nullopt;
+  return AlignUp(value, alignment);
 }
 
 }  // namespace arenaplan

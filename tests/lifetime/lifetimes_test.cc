@@ -152,12 +152,13 @@ TEST(Lifetimes, WhileWalksCondThenBodyOnOneCounter) {
   EXPECT_EQ(lt->steps, 6);
 }
 
-// Scratch requests on the WHILE graph: born at the requesting op's start, last at its end.
+// Scratch requests on the WHILE graph, in TFLM's Prepare order (ops numbered over all subgraphs:
+// s0 0..1, s1 2, s2 3): born at the requesting op's start, last at its end.
 //   scratch0: s0 op0 (WHILE), 100 B -> [1,5] (the op spans its callees), size 112
-//   scratch1: s2 op0, 16 B -> [5,5];  scratch2: s0 op1, 1 B -> [6,6], size 16
+//   scratch1: s0 op1, 1 B -> [6,6], size 16;  scratch2: s2 op0, 16 B -> [5,5]
 TEST(Lifetimes, ScratchRequestsFollowTheirOp) {
   Options options;
-  options.scratch = {{0, 0, 100}, {2, 0, 16}, {0, 1, 1}};
+  options.scratch = {{100, 0}, {1, 1}, {16, 3}};
   auto lt = Compute(WhileSpec(), options);
   ASSERT_TRUE(lt.ok()) << lt.status().ToString();
   ASSERT_EQ(lt->buffers.size(), 10u);
@@ -172,17 +173,24 @@ TEST(Lifetimes, ScratchRequestsFollowTheirOp) {
   EXPECT_EQ(s0.op, 0);
   EXPECT_EQ(s0.tensor, -1);
   EXPECT_EQ(lt->buffers[8].id, "scratch1");
-  EXPECT_EQ(lt->buffers[8].first, 5);
-  EXPECT_EQ(lt->buffers[8].last, 5);
-  EXPECT_EQ(lt->buffers[8].subgraph, 2);
-  EXPECT_EQ(lt->buffers[9].size, 16u);
-  EXPECT_EQ(lt->buffers[9].first, 6);
-  EXPECT_EQ(lt->buffers[9].last, 6);
-  options.scratch = {{0, 2, 8}};
+  EXPECT_EQ(lt->buffers[8].size, 16u);
+  EXPECT_EQ(lt->buffers[8].first, 6);
+  EXPECT_EQ(lt->buffers[8].last, 6);
+  EXPECT_EQ(lt->buffers[9].first, 5);
+  EXPECT_EQ(lt->buffers[9].last, 5);
+  EXPECT_EQ(lt->buffers[9].subgraph, 2);
+  EXPECT_EQ(lt->buffers[9].op, 0);
+  EXPECT_EQ(lt->buffers[9].name, "scratch2 (ADD #0)");
+  const std::vector<uint8_t> bytes = model::WriteModel(WhileSpec());
+  auto m = model::ReadModel(bytes.data(), bytes.size());
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(GlobalOp(*m, 0, 1), 1u);
+  EXPECT_EQ(GlobalOp(*m, 2, 0), 3u);
+  options.scratch = {{8, 4}};
   EXPECT_TRUE(Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument,
-                    "scratch request 0: subgraph 0, op 2 does not exist"));
-  options.scratch = {{5, 0, 8}};
-  EXPECT_TRUE(Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument, "subgraph 5, op 0 does not exist"));
+                    "scratch request 0: op 4 is out of order or does not exist (4 ops)"));
+  options.scratch = {{8, 3}, {8, 1}};
+  EXPECT_TRUE(Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument, "scratch request 1: op 1 is out of order"));
 }
 
 // CALL_ONCE (init 3), IF (then 1, else 2), VAR_HANDLE, and an unreachable subgraph 4.
@@ -297,16 +305,20 @@ TEST(Lifetimes, CyclicSubgraphCallsAreNamed) {
   EXPECT_TRUE(Fails(Compute(self), ErrorCode::kInvalidArgument, "cyclic subgraph calls: subgraph 0 -> 0"));
 }
 
+// The walk's limits are rules/limits.h's (the runtime's too): beyond them a model is unsupported.
 TEST(Lifetimes, NestingAndExpansionAreBounded) {
   ModelSpec chain;
-  chain.subgraphs.resize(70);
-  for (int s = 0; s + 1 < 70; ++s) chain.subgraphs[s].operators = {Call(chain, model::op::kCallOnce, {}, {}, s + 1)};
-  EXPECT_TRUE(Fails(Compute(chain), ErrorCode::kInvalidArgument, "nested deeper than 64"));
-  // 40 levels, each IF calling the next level twice: 2^40 visits without the cap.
+  chain.subgraphs.resize(20);
+  for (int s = 0; s + 1 < 20; ++s) chain.subgraphs[s].operators = {Call(chain, model::op::kCallOnce, {}, {}, s + 1)};
+  EXPECT_TRUE(Fails(Compute(chain), ErrorCode::kUnsupported, "nested deeper than 16"));
+  // 11 levels, each with two IFs calling the next level twice: 2 (1 + 4 + ... + 4^10) visits.
   ModelSpec fan;
-  fan.subgraphs.resize(40);
-  for (int s = 0; s + 1 < 40; ++s) fan.subgraphs[s].operators = {Call(fan, model::op::kIf, {}, {}, s + 1, s + 1)};
-  EXPECT_TRUE(Fails(Compute(fan), ErrorCode::kInvalidArgument, "operator visits"));
+  fan.subgraphs.resize(12);
+  for (int s = 0; s + 1 < 12; ++s) {
+    fan.subgraphs[s].operators = {Call(fan, model::op::kIf, {}, {}, s + 1, s + 1),
+                                  Call(fan, model::op::kIf, {}, {}, s + 1, s + 1)};
+  }
+  EXPECT_TRUE(Fails(Compute(fan), ErrorCode::kUnsupported, "more than 1000000 operator visits"));
   ModelSpec empty;
   EXPECT_TRUE(Fails(Compute(empty), ErrorCode::kInvalidArgument, "no subgraphs"));
 }

@@ -22,7 +22,7 @@ std::unique_ptr<testing::OpHolder> LeakyOp(float alpha) {
 }
 
 template <typename T>
-Status RunUnary(const KernelRegistration& k, TensorType type, std::vector<T> in, float in_scale, int32_t in_zp,
+StatusCode RunUnary(const KernelRegistration& k, TensorType type, std::vector<T> in, float in_scale, int32_t in_zp,
                 float out_scale, int32_t out_zp, const tfl::Operator* op, std::vector<T>* out) {
   int32_t dims[1] = {static_cast<int32_t>(in.size())};
   out->assign(in.size(), T{});
@@ -35,7 +35,7 @@ TEST(ActivationsTest, LeakyReluFloat) {
   std::vector<float> out;
   auto op = LeakyOp(0.2f);
   ASSERT_EQ(RunUnary<float>(*Register_LEAKY_RELU(), TensorType::FLOAT32, {3.0f, 0.0f, -2.0f}, 0, 0, 0, 0, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_FLOAT_EQ(out[0], 3.0f);
   EXPECT_FLOAT_EQ(out[1], 0.0f);
   EXPECT_FLOAT_EQ(out[2], -0.4f);
@@ -47,7 +47,7 @@ TEST(ActivationsTest, LeakyReluInt8RoundsHalfAwayFromZero) {
   auto op = LeakyOp(0.25f);
   ASSERT_EQ(RunUnary<int8_t>(*Register_LEAKY_RELU(), TensorType::INT8, {10, -8, -6, 127}, 0.5f, 0, 0.5f, 0, op->op,
                              &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{10, -2, -2, 127}));
 }
 
@@ -57,7 +57,7 @@ TEST(ActivationsTest, LeakyReluInt16WithRescale) {
   auto op = LeakyOp(0.5f);
   ASSERT_EQ(RunUnary<int16_t>(*Register_LEAKY_RELU(), TensorType::INT16, {100, -100, 20000}, 1.0f, 0, 0.5f, 0,
                               op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{200, -100, 32767}));
 }
 
@@ -65,7 +65,7 @@ TEST(ActivationsTest, ReluInt8RequantizesAndClampsAtZeroPoint) {
   // in (scale 1, zp -10), out (scale 0.5, zp 5): real = q + 10; out = 2 * real + 5, >= 5.
   std::vector<int8_t> out;
   ASSERT_EQ(RunUnary<int8_t>(*Register_RELU(), TensorType::INT8, {-20, 0, 100}, 1.0f, -10, 0.5f, 5, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{5, 25, 127}));
 }
 
@@ -73,17 +73,17 @@ TEST(ActivationsTest, Relu6Int8ClampsInInputScale) {
   // scale 0.1: six = round(6 / 0.1) = 60.
   std::vector<int8_t> out;
   ASSERT_EQ(RunUnary<int8_t>(*Register_RELU6(), TensorType::INT8, {70, -5, 30}, 0.1f, 0, 0.1f, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{60, 0, 30}));
 }
 
 TEST(ActivationsTest, ReluAndRelu6Float) {
   std::vector<float> out;
   ASSERT_EQ(RunUnary<float>(*Register_RELU(), TensorType::FLOAT32, {-1.5f, 2.5f}, 0, 0, 0, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{0.0f, 2.5f}));
   ASSERT_EQ(RunUnary<float>(*Register_RELU6(), TensorType::FLOAT32, {-1.5f, 2.5f, 7.0f}, 0, 0, 0, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{0.0f, 2.5f, 6.0f}));
 }
 
@@ -91,7 +91,7 @@ TEST(ActivationsTest, LogisticFloatCutoffs) {
   std::vector<float> out;
   ASSERT_EQ(RunUnary<float>(*Register_LOGISTIC(), TensorType::FLOAT32, {0.0f, 20.0f, -10.0f}, 0, 0, 0, 0, nullptr,
                             &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_FLOAT_EQ(out[0], 0.5f);
   EXPECT_EQ(out[1], 1.0f);              // above the upper cutoff
   EXPECT_EQ(out[2], std::exp(-10.0f));  // below the lower cutoff: exp(x)
@@ -104,20 +104,20 @@ TEST(ActivationsTest, LogisticInt8) {
   std::vector<int8_t> out;
   ASSERT_EQ(RunUnary<int8_t>(*Register_LOGISTIC(), TensorType::INT8, {0, 8, -8, 59, -59, 127, -128}, 0.125f, 0,
                              1.0f / 256, -128, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{0, 59, -59, 127, -128, 127, -128}));
 }
 
 TEST(ActivationsTest, LogisticInt8NeedsOutputZeroPointMinus128) {
   std::vector<int8_t> out;
   EXPECT_EQ(RunUnary<int8_t>(*Register_LOGISTIC(), TensorType::INT8, {0}, 0.125f, 0, 1.0f / 256, 0, nullptr, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 TEST(ActivationsTest, TanhFloat) {
   std::vector<float> out;
   ASSERT_EQ(RunUnary<float>(*Register_TANH(), TensorType::FLOAT32, {0.0f, 0.5f}, 0, 0, 0, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out[0], 0.0f);
   EXPECT_NEAR(out[1], 0.46211716f, 1e-7f);
 }
@@ -128,7 +128,7 @@ TEST(ActivationsTest, TanhInt8) {
   std::vector<int8_t> out;
   ASSERT_EQ(RunUnary<int8_t>(*Register_TANH(), TensorType::INT8, {0, 8, -8, 4, 40, -128, 127}, 0.125f, 0,
                              1.0f / 128, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{0, 97, -97, 59, 127, -128, 127}));
 }
 
@@ -138,7 +138,7 @@ TEST(ActivationsTest, TypeMismatchIsRejected) {
   int8_t y = 0;
   TensorView vi = MakeView(&x, TensorType::FLOAT32, dims, 1);
   TensorView vo = MakeView(&y, TensorType::INT8, dims, 1, 1.0f, 0);
-  EXPECT_EQ(KernelStatus(*Register_RELU(), {&vi}, {&vo}, nullptr, 128), Status::kInvalidModel);
+  EXPECT_EQ(KernelStatus(*Register_RELU(), {&vi}, {&vo}, nullptr, 128), StatusCode::kInvalidModel);
 }
 
 }  // namespace

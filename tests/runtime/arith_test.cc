@@ -35,7 +35,7 @@ struct Q {
 };
 
 template <typename T>
-Status RunBinary(const KernelRegistration& k, TensorType type, std::vector<T> a, std::vector<int32_t> da, Q qa,
+StatusCode RunBinary(const KernelRegistration& k, TensorType type, std::vector<T> a, std::vector<int32_t> da, Q qa,
                  std::vector<T> b, std::vector<int32_t> db, Q qb, std::vector<int32_t> dout, Q qo,
                  const tfl::Operator* op, std::vector<T>* out) {
   uint32_t n = 1;
@@ -52,12 +52,12 @@ TEST(SubTest, FloatBroadcastWithRelu) {
   auto none = SubOp(A::NONE);
   ASSERT_EQ(RunBinary<float>(*Register_SUB(), TensorType::FLOAT32, {1, 2, 3, 4}, {2, 2}, {}, {1, 10}, {2}, {}, {2, 2},
                              {}, none->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{0, -8, 2, -6}));
   auto relu = SubOp(A::RELU);
   ASSERT_EQ(RunBinary<float>(*Register_SUB(), TensorType::FLOAT32, {1, 2, 3, 4}, {2, 2}, {}, {1, 10}, {2}, {}, {2, 2},
                              {}, relu->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{0, 0, 2, 0}));
 }
 
@@ -67,7 +67,7 @@ TEST(SubTest, Int8RescalesAndRoundsHalfAway) {
   auto op = SubOp(A::NONE);
   ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {10, 3, 0}, {3}, {0.5f, 0}, {4, 0, 3}, {3},
                               {0.5f, 0}, {3}, {1.0f, 0}, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{3, 2, -2}));
 }
 
@@ -78,7 +78,7 @@ TEST(SubTest, Int8ZeroPointsAndClamp) {
   auto op = SubOp(A::NONE);
   ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {30, 127}, {2}, {0.5f, 10}, {0}, {1}, {0.25f, -4},
                               {2}, {0.1f, -100}, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{-10, 127}));
 }
 
@@ -87,7 +87,7 @@ TEST(SubTest, Int16) {
   auto op = SubOp(A::NONE);
   ASSERT_EQ(RunBinary<int16_t>(*Register_SUB(), TensorType::INT16, {1000, -32768}, {2}, {1.0f, 0}, {-2000, 32767},
                                {2}, {1.0f, 0}, {2}, {1.0f, 0}, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{3000, -32768}));
 }
 
@@ -95,7 +95,7 @@ TEST(SubTest, IncompatibleShapesAreRejected) {
   std::vector<float> out;
   EXPECT_EQ(RunBinary<float>(*Register_SUB(), TensorType::FLOAT32, {1, 2, 3}, {3}, {}, {1, 2}, {2}, {}, {3}, {},
                              nullptr, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 TEST(MulTest, Int8WithZeroPoints) {
@@ -104,7 +104,7 @@ TEST(MulTest, Int8WithZeroPoints) {
   auto op = MulOp(A::NONE);
   ASSERT_EQ(RunBinary<int8_t>(*Register_MUL(), TensorType::INT8, {5}, {1}, {0.5f, 1}, {12}, {1}, {0.25f, 0}, {1},
                               {0.125f, -3}, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{45}));
 }
 
@@ -113,11 +113,11 @@ TEST(MulTest, Int16NeedsZeroPointZero) {
   auto op = MulOp(A::NONE);
   ASSERT_EQ(RunBinary<int16_t>(*Register_MUL(), TensorType::INT16, {300, -300}, {2}, {0.5f, 0}, {4}, {1}, {0.5f, 0},
                                {2}, {0.25f, 0}, op->op, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{1200, -1200}));
   EXPECT_EQ(RunBinary<int16_t>(*Register_MUL(), TensorType::INT16, {1}, {1}, {0.5f, 1}, {1}, {1}, {0.5f, 0}, {1},
                                {0.25f, 0}, op->op, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 TEST(MulTest, Int32AndFloatBroadcastRelu6) {
@@ -125,13 +125,13 @@ TEST(MulTest, Int32AndFloatBroadcastRelu6) {
   auto none = MulOp(A::NONE);
   ASSERT_EQ(RunBinary<int32_t>(*Register_MUL(), TensorType::INT32, {3, -5}, {2, 1}, {}, {-4, 2}, {1, 2}, {}, {2, 2},
                                {}, none->op, &iout),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(iout, (std::vector<int32_t>{-12, 6, 20, -10}));
   std::vector<float> fout;
   auto relu6 = MulOp(A::RELU6);
   ASSERT_EQ(RunBinary<float>(*Register_MUL(), TensorType::FLOAT32, {1.5f, -2.0f, 4.0f}, {3}, {}, {2.0f}, {1}, {}, {3},
                              {}, relu6->op, &fout),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(fout, (std::vector<float>{3.0f, 0.0f, 6.0f}));
 }
 

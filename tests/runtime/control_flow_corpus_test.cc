@@ -80,16 +80,16 @@ TEST_P(ControlFlowCorpus, MatchesTflmOnFirstAndSecondInvoke) {
   const GoldenModel& m = GetParam();
   auto run = MakeRun(ReadFileBytes(ModelPath(m)), 1u << 20);
   rt::Interpreter& interp = *run->interp;
-  ASSERT_EQ(interp.AllocateTensors(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   EXPECT_EQ(interp.memory_record().head_bytes, GoldenHeadBytes(m)) << m.model;
   EXPECT_LE(interp.arena_used_bytes(), m.tflm_arena_used) << m.model;
   Fill(interp, 0);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   // Inputs may be overwritten by nothing: subgraph-0 inputs are read-only for WHILE (copied out).
   ExpectGolden(m, interp, "");
   if (!Exists(IoPath(m, "seq1.in0"))) return;
   Fill(interp, 1);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   ExpectGolden(m, interp, "seq1.");
 }
 
@@ -97,19 +97,19 @@ TEST_P(ControlFlowCorpus, ResetMatchesAFreshInterpreter) {
   REQUIRE_SHARED();
   const GoldenModel& m = GetParam();
   auto fresh = MakeRun(ReadFileBytes(ModelPath(m)), 1u << 20);
-  ASSERT_EQ(fresh->interp->AllocateTensors(), rt::Status::kOk) << fresh->interp->error_message();
+  ASSERT_EQ(fresh->interp->AllocateTensors(), rt::StatusCode::kOk) << fresh->interp->error_message();
   Fill(*fresh->interp, 1);
-  ASSERT_EQ(fresh->interp->Invoke(), rt::Status::kOk) << fresh->interp->error_message();
+  ASSERT_EQ(fresh->interp->Invoke(), rt::StatusCode::kOk) << fresh->interp->error_message();
   const auto expected = Outputs(*fresh->interp);
 
   auto run = MakeRun(ReadFileBytes(ModelPath(m)), 1u << 20);
   rt::Interpreter& interp = *run->interp;
-  ASSERT_EQ(interp.AllocateTensors(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << interp.error_message();
   Fill(interp, 0);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << interp.error_message();
-  ASSERT_EQ(interp.Reset(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Reset(), rt::StatusCode::kOk) << interp.error_message();
   Fill(interp, 1);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << interp.error_message();
   EXPECT_EQ(Outputs(interp), expected) << m.model;
   // Where TFLM's second Invoke differs from a fresh one, the state really carried over.
   if (Exists(IoPath(m, "seq1.out0"))) {
@@ -125,18 +125,18 @@ TEST_P(ControlFlowCorpus, SmallestArenaIsExact) {
   REQUIRE_SHARED();
   const GoldenModel& m = GetParam();
   auto probe = MakeRun(ReadFileBytes(ModelPath(m)), 1u << 20);
-  ASSERT_EQ(probe->interp->AllocateTensors(), rt::Status::kOk) << probe->interp->error_message();
+  ASSERT_EQ(probe->interp->AllocateTensors(), rt::StatusCode::kOk) << probe->interp->error_message();
   const uint32_t min_bytes = probe->interp->memory_record().min_arena_bytes;
   std::printf("%s: arena_used %u (TFLM %u), smallest arena %u (TFLM %u)\n", m.model.c_str(),
               probe->interp->arena_used_bytes(), m.tflm_arena_used, min_bytes, m.tflm_min_arena);
   auto exact = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes);
-  ASSERT_EQ(exact->interp->AllocateTensors(), rt::Status::kOk) << exact->interp->error_message();
+  ASSERT_EQ(exact->interp->AllocateTensors(), rt::StatusCode::kOk) << exact->interp->error_message();
   Fill(*exact->interp, 0);
-  ASSERT_EQ(exact->interp->Invoke(), rt::Status::kOk) << exact->interp->error_message();
+  ASSERT_EQ(exact->interp->Invoke(), rt::StatusCode::kOk) << exact->interp->error_message();
   ExpectGolden(m, *exact->interp, "");
   auto short_run = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes - 1);
-  EXPECT_EQ(short_run->interp->AllocateTensors(), rt::Status::kArenaFull) << short_run->interp->error_message();
-  EXPECT_EQ(short_run->interp->Invoke(), rt::Status::kBadState);
+  EXPECT_EQ(short_run->interp->AllocateTensors(), rt::StatusCode::kArenaFull) << short_run->interp->error_message();
+  EXPECT_EQ(short_run->interp->Invoke(), rt::StatusCode::kBadState);
 }
 
 std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {

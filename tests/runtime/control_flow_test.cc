@@ -11,7 +11,7 @@
 
 #include "model/writer.h"
 #include "runtime/interpreter.h"
-#include "runtime/subgraph_calls.h"
+#include "rules/limits.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -80,17 +80,17 @@ ModelSpec IfSpec() {
 TEST(ControlFlow, IfRunsTheChosenBranch) {
   Harness h(model::WriteModel(IfSpec()));
   Interpreter& in = *h.interp;
-  ASSERT_EQ(in.AllocateTensors(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.subgraphs_size(), 3u);
   const float x[2] = {1.5f, -2.0f};
   std::memcpy(in.input(1).data, x, 8);
   *static_cast<uint8_t*>(in.input(0).data) = 1;
-  ASSERT_EQ(in.Invoke(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.Invoke(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.output(0).As<float>()[0], 3.0f);
   EXPECT_EQ(in.output(0).As<float>()[1], -4.0f);
   *static_cast<uint8_t*>(in.input(0).data) = 0;
   std::memcpy(in.input(1).data, x, 8);
-  ASSERT_EQ(in.Invoke(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.Invoke(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.output(0).As<float>()[0], 11.5f);
   EXPECT_EQ(in.output(0).As<float>()[1], 8.0f);
 }
@@ -129,7 +129,7 @@ ModelSpec WhileSpec(int32_t cond_index = 1, int32_t body_index = 2) {
 TEST(ControlFlow, WhileLoopsUntilTheConditionFails) {
   Harness h(model::WriteModel(WhileSpec()));
   Interpreter& in = *h.interp;
-  ASSERT_EQ(in.AllocateTensors(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   // Lifetimes on one counter: main op at 1, cond marked from 2 (LESS at 3), body from 4 (ops 5, 6);
   // the WHILE's inputs and outputs live [0..6] / [1..6], so no head slot is shared with them.
   const uint32_t used = in.arena_used_bytes();
@@ -138,7 +138,7 @@ TEST(ControlFlow, WhileLoopsUntilTheConditionFails) {
     const float x0 = 1.0f;
     std::memcpy(in.input(0).data, &i0, 4);
     std::memcpy(in.input(1).data, &x0, 4);
-    ASSERT_EQ(in.Invoke(), Status::kOk) << in.error_message();
+    ASSERT_EQ(in.Invoke(), StatusCode::kOk) << in.error_message();
     const int32_t loops = start < 5 ? 5 - start : 0;
     EXPECT_EQ(in.output(0).As<int32_t>()[0], start < 5 ? 5 : start);
     EXPECT_EQ(in.output(1).As<float>()[0], static_cast<float>(1 << loops));
@@ -149,14 +149,14 @@ TEST(ControlFlow, WhileLoopsUntilTheConditionFails) {
 TEST(ControlFlow, CyclicSubgraphCallIsRejected) {
   // The body is subgraph 0 itself: WHILE would recurse forever.
   Harness h(model::WriteModel(WhileSpec(1, 0)));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kInvalidModel);
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
   EXPECT_NE(std::string(h.interp->error_message()).find("cyclic"), std::string::npos) << h.interp->error_message();
 }
 
 TEST(ControlFlow, OutOfRangeSubgraphIsRejected) {
   Harness h(model::WriteModel(WhileSpec(1, 7)));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kInvalidModel);
-  EXPECT_NE(std::string(h.interp->error_message()).find("calls subgraph 7 (model has 3 subgraphs)"), std::string::npos)
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
+  EXPECT_NE(std::string(h.interp->error_message()).find("WhileOptions subgraph 7 out of range (3 subgraphs)"), std::string::npos)
       << h.interp->error_message();
 }
 
@@ -173,35 +173,36 @@ ModelSpec CallChain(uint32_t levels) {
 }
 
 TEST(ControlFlow, NestingIsBoundedAndRunsUpToTheLimit) {
-  Harness ok(model::WriteModel(CallChain(kMaxSubgraphDepth)));
-  ASSERT_EQ(ok.interp->AllocateTensors(), Status::kOk) << ok.interp->error_message();
-  EXPECT_EQ(ok.interp->Invoke(), Status::kOk) << ok.interp->error_message();
-  Harness deep(model::WriteModel(CallChain(kMaxSubgraphDepth + 1)));
-  EXPECT_EQ(deep.interp->AllocateTensors(), Status::kUnsupported);
+  Harness ok(model::WriteModel(CallChain(rules::kMaxCallDepth)));
+  ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk) << ok.interp->error_message();
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk) << ok.interp->error_message();
+  Harness deep(model::WriteModel(CallChain(rules::kMaxCallDepth + 1)));
+  EXPECT_EQ(deep.interp->AllocateTensors(), StatusCode::kUnsupported);
   EXPECT_NE(std::string(deep.interp->error_message()).find("nested deeper than 16"), std::string::npos)
       << deep.interp->error_message();
 }
 
 TEST(ControlFlow, ExponentialCallExpansionIsRejected) {
-  // Every subgraph calls the next twice (WHILE cond and body): 2^14 visits of the last one.
+  // Subgraphs 0..9 each CALL_ONCE the next four times: 4 + 16 + ... + 4^10 = 1,398,100 operator
+  // visits of TFLM's lifetime walk, more than rules::kMaxOperatorVisits.
   ModelSpec spec;
   const uint32_t call = model::AddOperatorCode(spec, static_cast<int32_t>(B::CALL_ONCE));
-  for (uint32_t s = 0; s <= 14; ++s) {
+  for (uint32_t s = 0; s <= 10; ++s) {
     SubgraphSpec sg;
-    if (s < 14) {
-      const int32_t next = static_cast<int32_t>(s + 1);
-      sg.operators = {Op(call, {}, {}, OptionsKind::kCallOnce, next), Op(call, {}, {}, OptionsKind::kCallOnce, next)};
+    for (int k = 0; s < 10 && k < 4; ++k) {
+      sg.operators.push_back(Op(call, {}, {}, OptionsKind::kCallOnce, static_cast<int32_t>(s + 1)));
     }
     spec.subgraphs.push_back(sg);
   }
   Harness h(model::WriteModel(spec));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kUnsupported);
-  EXPECT_NE(std::string(h.interp->error_message()).find("more than 4096"), std::string::npos) << h.interp->error_message();
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_NE(std::string(h.interp->error_message()).find("more than 1000000 operator visits"), std::string::npos)
+      << h.interp->error_message();
 }
 
 TEST(ControlFlow, ResetBeforeAllocateIsAnError) {
   Harness h(model::WriteModel(IfSpec()));
-  EXPECT_EQ(h.interp->Reset(), Status::kBadState);
+  EXPECT_EQ(h.interp->Reset(), StatusCode::kBadState);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ TEST(ConvKernel, FloatTflmSimpleTest) {
   Tensor<float> b({1, 2, 3}, {3}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(12), {2, 1, 2, 3}, TensorType::FLOAT32);
   auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 2, 2));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[12] = {18, 2, 5, 18, 2, 5, 17, 4, 3, 37, 4, 3};
   for (int i = 0; i < 12; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
@@ -40,7 +40,7 @@ TEST(ConvKernel, FloatSamePaddingRelu6CountsInImageTaps) {
   Tensor<float> w(std::vector<float>(9, 1.0f), {1, 3, 3, 1}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(9), {1, 3, 3, 1}, TensorType::FLOAT32);
   auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::SAME, 1, 1, tfl::ActivationFunctionType::RELU6));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   // 4 taps in corners, 6 on edges, 9 in the centre, clamped to 6.
   const float want[9] = {4, 6, 4, 6, 6, 6, 4, 6, 4};
   for (int i = 0; i < 9; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
@@ -53,7 +53,7 @@ TEST(ConvKernel, FloatDilation) {
   Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
   auto r = Conv({&in.view, &w.view, nullptr}, &out.view,
                 ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::NONE, 2, 2));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   // in(y,x) + in(y,x+2) + in(y+2,x) + in(y+2,x+2)
   EXPECT_EQ(out.data[0], 0 + 2 + 8 + 10);
   EXPECT_EQ(out.data[1], 1 + 3 + 9 + 11);
@@ -66,7 +66,7 @@ TEST(ConvKernel, FloatGroupedReadsOwnInputChannels) {
   Tensor<float> w({2, 10}, {2, 1, 1, 1}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(2), {1, 1, 1, 2}, TensorType::FLOAT32);
   auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 6);
   EXPECT_EQ(out.data[1], 50);
 }
@@ -82,7 +82,7 @@ TEST(ConvKernel, Int8PerChannel) {
   Tensor<int32_t> b({10, -3}, {2}, TensorType::INT32);
   Tensor<int8_t> out(std::vector<int8_t>(2), {1, 1, 1, 2}, TensorType::INT8, 0.5f, 3);
   auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 33);  // (2+4+6+8) + 10 = 30, x1, + 3
   EXPECT_EQ(out.data[1], 7);   // (2-4+12) - 3 = 7, x0.5 = 3.5 -> 4, + 3
 }
@@ -92,7 +92,7 @@ TEST(ConvKernel, Int8ReluClampsAtZeroPoint) {
   Tensor<int8_t> w({1}, {1, 1, 1, 1}, TensorType::INT8, 1.0f, 0);
   Tensor<int8_t> out({0}, {1, 1, 1, 1}, TensorType::INT8, 1.0f, 2);
   auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1, tfl::ActivationFunctionType::RELU));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 2);  // -5 + 2 = -3, clamped to the zero point (real 0)
 }
 
@@ -102,7 +102,7 @@ TEST(ConvKernel, Int16x8WithInt64Bias) {
   Tensor<int64_t> b({1001}, {1}, TensorType::INT64);
   Tensor<int16_t> out({0}, {1, 1, 1, 1}, TensorType::INT16, 1.0f, 0);
   auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 1601);  // (100 - 400 + 900 + 1600 + 1001) * 0.5 = 1600.5 -> 1601
 }
 
@@ -111,15 +111,15 @@ TEST(ConvKernel, RejectsHybridAndBadShapes) {
   Tensor<int8_t> w8(std::vector<int8_t>(4), {1, 2, 2, 1}, TensorType::INT8, 1.0f);
   Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
   auto r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w8.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kUnsupported);
+  EXPECT_EQ(r.status, StatusCode::kUnsupported);
   EXPECT_NE(r.error.find("hybrid"), std::string::npos) << r.error;
   Tensor<float> w(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
   int32_t bad_out[4] = {1, 1, 1, 3};
   TensorView vbad = MakeView(out.data.data(), TensorType::FLOAT32, bad_out, 4);
   r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w.view}, {&vbad});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
   r = RunKernel(rt::Register_CONV_2D(), {&in.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
 TEST(ConvKernel, RejectsShortConstantFilterAndZeroStride) {
@@ -128,10 +128,10 @@ TEST(ConvKernel, RejectsShortConstantFilterAndZeroStride) {
   Tensor<float> out(std::vector<float>(4), {1, 2, 2, 1}, TensorType::FLOAT32);
   w.view.bytes = 8;  // the buffer holds 2 of the 4 floats the shape promises
   auto r = RunKernel(rt::Register_CONV_2D(), {&in.view, &w.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
   w.view.bytes = 16;
   r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::SAME, 0, 1));
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
   EXPECT_NE(r.error.find("strides"), std::string::npos) << r.error;
 }
 
@@ -142,7 +142,7 @@ TEST(ConvKernel, OutputLargerThanValidReadsOnlyInImageTaps) {
   Tensor<float> w({1, 1, 1, 1}, {1, 2, 2, 1}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(9), {1, 3, 3, 1}, TensorType::FLOAT32);
   auto r = Conv({&in.view, &w.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[9] = {10, 6, 0, 7, 4, 0, 0, 0, 0};
   for (int i = 0; i < 9; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }

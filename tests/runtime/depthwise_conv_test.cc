@@ -29,7 +29,7 @@ TEST(DepthwiseConvKernel, FloatTflmSimpleTest) {
   Tensor<float> b({1, 2, 3, 4}, {4}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(8), {1, 2, 1, 4}, TensorType::FLOAT32);
   auto r = Dw({&in.view, &w.view, &b.view}, &out.view, DwOp(tfl::Padding::VALID, 1, 2));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[8] = {71, -34, 99, -20, 91, -26, 127, -4};
   for (int i = 0; i < 8; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
@@ -43,7 +43,7 @@ TEST(DepthwiseConvKernel, Int8PerChannelSamePaddingDilation) {
   SetPerChannel(&w.view, scales, &zps, 3);
   Tensor<int8_t> out(std::vector<int8_t>(6), {1, 1, 3, 2}, TensorType::INT8, 1.0f, 0);
   auto r = Dw({&in.view, &w.view, nullptr}, &out.view, DwOp(tfl::Padding::SAME, 1, 2, 2));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   // x=0: taps {-1 (pad), 1}; x=1: {0, 2}; x=2: {1, 3 (pad)}; channel 1 is halved.
   const int8_t want[6] = {6, 4, 10, 7, 2, 2};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
@@ -57,7 +57,7 @@ TEST(DepthwiseConvKernel, Int8InputOffsetAndRelu6) {
   Tensor<int8_t> out(std::vector<int8_t>(2), {1, 1, 1, 2}, TensorType::INT8, 1.0f, 0);
   auto r = Dw({&in.view, &w.view, &b.view}, &out.view,
               DwOp(tfl::Padding::VALID, 1, 1, 1, tfl::ActivationFunctionType::RELU6));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 4);  // 3 + 1
   EXPECT_EQ(out.data[1], 0);  // -10 clamped
 }
@@ -68,7 +68,7 @@ TEST(DepthwiseConvKernel, Int16WithInt64BiasAndStride) {
   Tensor<int64_t> b({-1}, {1}, TensorType::INT64);
   Tensor<int16_t> out(std::vector<int16_t>(2), {1, 1, 2, 1}, TensorType::INT16, 1.0f, 0);
   auto r = Dw({&in.view, &w.view, &b.view}, &out.view, DwOp(tfl::Padding::VALID, 2, 1));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 2999);
   EXPECT_EQ(out.data[1], -9001);
 }
@@ -79,12 +79,12 @@ TEST(DepthwiseConvKernel, RejectsInt16WithInt32BiasAndBadDepth) {
   Tensor<int32_t> b(std::vector<int32_t>(3), {3}, TensorType::INT32);
   Tensor<int16_t> out(std::vector<int16_t>(3), {1, 1, 1, 3}, TensorType::INT16, 1.0f, 0);
   auto r = RunKernel(rt::Register_DEPTHWISE_CONV_2D(), {&in.view, &w.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;  // 3 output channels from 2 input channels
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;  // 3 output channels from 2 input channels
   int32_t in1[4] = {1, 1, 1, 3};
   in.view.dims = in1;
   in.view.bytes = 6;
   r = RunKernel(rt::Register_DEPTHWISE_CONV_2D(), {&in.view, &w.view, &b.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kUnsupported) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kUnsupported) << r.error;
 }
 
 }  // namespace

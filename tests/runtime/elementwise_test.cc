@@ -11,7 +11,7 @@
 namespace arenaplan::rt {
 namespace {
 
-std::vector<float> RunFloat(const KernelRegistration& k, std::vector<float> in, Status* status) {
+std::vector<float> RunFloat(const KernelRegistration& k, std::vector<float> in, StatusCode* status) {
   int32_t dims[1] = {static_cast<int32_t>(in.size())};
   std::vector<float> out(in.size());
   TensorView vi = MakeView(in.data(), TensorType::FLOAT32, dims, 1);
@@ -25,9 +25,9 @@ std::vector<float> RunFloat(const KernelRegistration& k, std::vector<float> in, 
 }
 
 TEST(ElementwiseTest, ExactOps) {
-  Status st;
+  StatusCode st;
   EXPECT_EQ(RunFloat(*Register_ABS(), {-2.5f, 3.0f}, &st), (std::vector<float>{2.5f, 3.0f}));
-  EXPECT_EQ(st, Status::kOk);
+  EXPECT_EQ(st, StatusCode::kOk);
   EXPECT_EQ(RunFloat(*Register_NEG(), {-2.5f, 3.0f}, &st), (std::vector<float>{2.5f, -3.0f}));
   EXPECT_EQ(RunFloat(*Register_FLOOR(), {-2.5f, 3.7f}, &st), (std::vector<float>{-3.0f, 3.0f}));
   EXPECT_EQ(RunFloat(*Register_CEIL(), {-2.5f, 3.2f}, &st), (std::vector<float>{-2.0f, 4.0f}));
@@ -37,14 +37,14 @@ TEST(ElementwiseTest, ExactOps) {
 }
 
 TEST(ElementwiseTest, RoundHalfToEven) {
-  Status st;
+  StatusCode st;
   EXPECT_EQ(RunFloat(*Register_ROUND(), {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 2.6f}, &st),
             (std::vector<float>{0.0f, 2.0f, 2.0f, -0.0f, -2.0f, 3.0f}));
-  EXPECT_EQ(st, Status::kOk);
+  EXPECT_EQ(st, StatusCode::kOk);
 }
 
 TEST(ElementwiseTest, TranscendentalMatchLibm) {
-  Status st;
+  StatusCode st;
   const auto e = RunFloat(*Register_EXP(), {1.0f}, &st);
   EXPECT_EQ(e[0], std::exp(1.0f));
   EXPECT_NEAR(e[0], 2.7182817f, 1e-6f);
@@ -61,7 +61,7 @@ TEST(ElementwiseTest, NonFloatIsRejected) {
   TensorView* outs[] = {&vo};
   uint8_t mem[64];
   StandaloneContext ctx(ins, 1, outs, 1, nullptr, mem, sizeof(mem));
-  EXPECT_EQ(ctx.Run(*Register_SQRT()), Status::kUnsupported);
+  EXPECT_EQ(ctx.Run(*Register_SQRT()), StatusCode::kUnsupported);
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ TEST(FullyConnectedKernel, FloatTflmSimpleTest) {
   Tensor<float> b({1, 2, 3}, {3}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(6), {2, 3}, TensorType::FLOAT32);
   auto r = Fc({&in.view, &w.view, &b.view}, &out.view, FcOp(tfl::ActivationFunctionType::RELU));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[6] = {24, 25, 26, 58, 59, 60};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out.data[i], want[i]) << i;
 }
@@ -42,7 +42,7 @@ TEST(FullyConnectedKernel, FloatKeepNumDimsBatchesOverLeadingDims) {
   Tensor<float> w({1, 1}, {1, 2}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(2), {1, 2, 1}, TensorType::FLOAT32);
   auto r = Fc({&in.view, &w.view, nullptr}, &out.view, FcOp(tfl::ActivationFunctionType::NONE, true));
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 3);
   EXPECT_EQ(out.data[1], 7);
 }
@@ -53,7 +53,7 @@ TEST(FullyConnectedKernel, Int8PerTensorWithZeroPoints) {
   Tensor<int32_t> b({1}, {1}, TensorType::INT32);
   Tensor<int8_t> out({0}, {1, 1}, TensorType::INT8, 1.0f, -1);
   auto r = Fc({&in.view, &w.view, &b.view}, &out.view, FcOp());
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 5);  // (2 + 8 + 1) * 0.5 = 5.5 -> 6, - 1
 }
 
@@ -65,7 +65,7 @@ TEST(FullyConnectedKernel, Int8PerChannel) {
   SetPerChannel(&w.view, scales, &zps, 0);
   Tensor<int8_t> out(std::vector<int8_t>(2), {1, 2}, TensorType::INT8, 1.0f, 0);
   auto r = Fc({&in.view, &w.view, nullptr}, &out.view, FcOp());
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 6);  // 6 x 1
   EXPECT_EQ(out.data[1], 5);  // 18 x 0.25 = 4.5 -> 5
 }
@@ -76,7 +76,7 @@ TEST(FullyConnectedKernel, Int16WithInt64Bias) {
   Tensor<int64_t> b({7}, {1}, TensorType::INT64);
   Tensor<int16_t> out({0}, {1, 1}, TensorType::INT16, 2.0f, 0);
   auto r = Fc({&in.view, &w.view, &b.view}, &out.view, FcOp());
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 504);  // 1007 / 2 = 503.5 -> 504
 }
 
@@ -95,12 +95,12 @@ KernelRun FloatFcOfShapes(std::vector<int32_t> in_dims, std::vector<int32_t> w_d
 
 TEST(FullyConnectedKernel, RejectsMismatchedUnits) {
   auto r = FloatFcOfShapes({1, 2}, {1, 2}, {1, 3});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
 TEST(FullyConnectedKernel, RejectsInputSmallerThanBatchesTimesDepth) {
   auto r = FloatFcOfShapes({1, 3}, {1, 4}, {2, 1});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
 }  // namespace

@@ -66,16 +66,16 @@ std::vector<float> Output(const Interpreter& in) {
 TEST(InterpreterTest, RunsChainWithTflmGreedyOffsets) {
   Harness h(model::WriteModel(ChainSpec()));
   Interpreter& in = *h.interp;
-  ASSERT_EQ(in.AllocateTensors(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.memory_record().head_bytes, 32u);
-  EXPECT_STREQ(in.memory_record().plan_source, "greedy");
+  EXPECT_STREQ(in.memory_record().plan_source, "tflm-greedy");
   auto offset = [&](uint32_t t) { return static_cast<uint8_t*>(in.tensor(t).data) - h.arena_base; };
   EXPECT_EQ(offset(0), 16);
   EXPECT_EQ(offset(2), 0);
   EXPECT_EQ(offset(3), 16);
   EXPECT_EQ(offset(4), 0);
   SetInput(in, {1, 2, 3, 4});
-  ASSERT_EQ(in.Invoke(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.Invoke(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(Output(in), (std::vector<float>{3, 5, 7, 9}));
   EXPECT_EQ(in.arena_used_bytes(), in.memory_record().head_bytes + in.memory_record().tail_bytes);
 }
@@ -83,11 +83,11 @@ TEST(InterpreterTest, RunsChainWithTflmGreedyOffsets) {
 TEST(InterpreterTest, ThousandInvokesChangeNothing) {
   Harness h(model::WriteModel(ChainSpec()));
   Interpreter& in = *h.interp;
-  ASSERT_EQ(in.AllocateTensors(), Status::kOk) << in.error_message();
+  ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   const uint32_t used = in.arena_used_bytes();
   for (int i = 0; i < 1000; ++i) {
     SetInput(in, {1, 2, 3, 4});
-    ASSERT_EQ(in.Invoke(), Status::kOk) << i;
+    ASSERT_EQ(in.Invoke(), StatusCode::kOk) << i;
     ASSERT_EQ(Output(in), (std::vector<float>{3, 5, 7, 9})) << i;
     ASSERT_EQ(in.arena_used_bytes(), used) << i;
   }
@@ -95,27 +95,70 @@ TEST(InterpreterTest, ThousandInvokesChangeNothing) {
 
 TEST(InterpreterTest, TwoInterpretersSideBySideAreIndependent) {
   Harness a(model::WriteModel(ChainSpec())), b(model::WriteModel(ChainSpec()));
-  ASSERT_EQ(a.interp->AllocateTensors(), Status::kOk);
-  ASSERT_EQ(b.interp->AllocateTensors(), Status::kOk);
+  ASSERT_EQ(a.interp->AllocateTensors(), StatusCode::kOk);
+  ASSERT_EQ(b.interp->AllocateTensors(), StatusCode::kOk);
   for (int i = 0; i < 10; ++i) {
     SetInput(*a.interp, {1, 2, 3, 4});
     SetInput(*b.interp, {0, 0, 0, 0});
-    ASSERT_EQ(a.interp->Invoke(), Status::kOk);
-    ASSERT_EQ(b.interp->Invoke(), Status::kOk);
+    ASSERT_EQ(a.interp->Invoke(), StatusCode::kOk);
+    ASSERT_EQ(b.interp->Invoke(), StatusCode::kOk);
     EXPECT_EQ(Output(*a.interp), (std::vector<float>{3, 5, 7, 9}));
     EXPECT_EQ(Output(*b.interp), (std::vector<float>{1, 1, 1, 1}));
   }
 }
 
-TEST(InterpreterTest, BestFitPlannerGivesSameOutputs) {
+// in0 --ADD(in0, c)--> t1 --ADD(t1, t1)--> t2 --RESHAPE--> out: four planned tensors (c is constant),
+// no scratch. Lifetimes: in0 [0, 1], t1 [1, 2], t2 [2, 3], out [3, 3], 16 bytes each.
+TEST(InterpreterTest, PlanCopyRecordsTheProblemAndThePlan) {
+  std::vector<PlanBuffer> problem(8);
+  std::vector<int32_t> offsets(8);
+  PlanCopy copy{problem.data(), offsets.data(), 8, 0};
   InterpreterOptions opts;
-  opts.planner = PlannerKind::kBestFit;
+  opts.plan_copy = &copy;
   Harness h(model::WriteModel(ChainSpec()), 4096, opts);
-  ASSERT_EQ(h.interp->AllocateTensors(), Status::kOk) << h.interp->error_message();
-  EXPECT_STREQ(h.interp->memory_record().plan_source, "best-fit");
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
+  ASSERT_EQ(copy.count, 4u);
+  const int32_t first[] = {0, 1, 2, 3}, last[] = {1, 2, 3, 3};
+  const uint32_t tensor_of_buffer[] = {0, 2, 3, 4};
+  for (uint32_t b = 0; b < 4; ++b) {
+    SCOPED_TRACE(b);
+    EXPECT_EQ(problem[b].size, 16u);
+    EXPECT_EQ(problem[b].first, first[b]);
+    EXPECT_EQ(problem[b].last, last[b]);
+    EXPECT_EQ(problem[b].offset, rules::kOnline);
+    EXPECT_EQ(h.interp->tensor(tensor_of_buffer[b]).data, h.arena_base + offsets[b]);
+  }
+  PlanCopy small{problem.data(), offsets.data(), 2, 0};  // too small: only the count
+  opts.plan_copy = &small;
+  Harness s(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(s.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(small.count, 4u);
+}
+
+TEST(InterpreterTest, InvokeStopsAfterTheOpBudget) {
+  InterpreterOptions opts;
+  opts.max_ops_per_invoke = 3;  // the chain has three ops
+  Harness ok(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk) << ok.interp->error_message();
+  EXPECT_EQ(ok.interp->Invoke(), StatusCode::kOk);  // the budget is per Invoke
+  opts.max_ops_per_invoke = 2;
+  Harness cut(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(cut.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(cut.interp->Invoke(), StatusCode::kUnsupported);
+  EXPECT_STREQ(cut.interp->error_message(),
+               "subgraph 0, op 2 (RESHAPE): Invoke ran more than 2 ops (InterpreterOptions::max_ops_per_invoke)");
+}
+
+TEST(InterpreterTest, TflmOrderBestFitPlannerGivesSameOutputs) {
+  InterpreterOptions opts;
+  opts.planner = PlannerKind::kTflmOrderBestFit;
+  Harness h(model::WriteModel(ChainSpec()), 4096, opts);
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
+  EXPECT_STREQ(h.interp->memory_record().plan_source, "tflm-order-best-fit");
   EXPECT_EQ(h.interp->memory_record().head_bytes, 32u);
   SetInput(*h.interp, {1, 2, 3, 4});
-  ASSERT_EQ(h.interp->Invoke(), Status::kOk);
+  ASSERT_EQ(h.interp->Invoke(), StatusCode::kOk);
   EXPECT_EQ(Output(*h.interp), (std::vector<float>{3, 5, 7, 9}));
 }
 
@@ -123,19 +166,19 @@ TEST(InterpreterTest, SmallestArenaIsExactAndOneByteLessFailsCleanly) {
   uint32_t min_bytes = 0;
   {
     Harness h(model::WriteModel(ChainSpec()));
-    ASSERT_EQ(h.interp->AllocateTensors(), Status::kOk);
+    ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk);
     min_bytes = h.interp->memory_record().min_arena_bytes;
   }
   Harness ok(model::WriteModel(ChainSpec()), min_bytes);
-  ASSERT_EQ(ok.interp->AllocateTensors(), Status::kOk) << ok.interp->error_message();
+  ASSERT_EQ(ok.interp->AllocateTensors(), StatusCode::kOk) << ok.interp->error_message();
   SetInput(*ok.interp, {1, 2, 3, 4});
-  ASSERT_EQ(ok.interp->Invoke(), Status::kOk);
+  ASSERT_EQ(ok.interp->Invoke(), StatusCode::kOk);
   EXPECT_EQ(Output(*ok.interp), (std::vector<float>{3, 5, 7, 9}));
   for (size_t less = 1; less <= min_bytes; less += 7) {
     Harness small(model::WriteModel(ChainSpec()), min_bytes - less);
-    EXPECT_EQ(small.interp->AllocateTensors(), Status::kArenaFull) << less;
+    EXPECT_EQ(small.interp->AllocateTensors(), StatusCode::kArenaFull) << less;
     EXPECT_NE(std::string(small.interp->error_message()).find("arena full"), std::string::npos);
-    EXPECT_EQ(small.interp->Invoke(), Status::kBadState);
+    EXPECT_EQ(small.interp->Invoke(), StatusCode::kBadState);
   }
 }
 
@@ -146,12 +189,12 @@ TEST(InterpreterTest, CompiledPlanPerTensorIsUsed) {
   InterpreterOptions opts;
   opts.compiled_plan = &plan;
   Harness h(model::WriteModel(ChainSpec()), 4096, opts);
-  ASSERT_EQ(h.interp->AllocateTensors(), Status::kOk) << h.interp->error_message();
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
   EXPECT_STREQ(h.interp->memory_record().plan_source, "compiled");
   EXPECT_EQ(h.interp->memory_record().head_bytes, 64u);
   EXPECT_EQ(static_cast<uint8_t*>(h.interp->tensor(2).data) - h.arena_base, 32);
   SetInput(*h.interp, {1, 2, 3, 4});
-  ASSERT_EQ(h.interp->Invoke(), Status::kOk);
+  ASSERT_EQ(h.interp->Invoke(), StatusCode::kOk);
   EXPECT_EQ(Output(*h.interp), (std::vector<float>{3, 5, 7, 9}));
 }
 
@@ -161,7 +204,7 @@ TEST(InterpreterTest, CompiledPlanWithOverlapIsRejected) {
   InterpreterOptions opts;
   opts.compiled_plan = &plan;
   Harness h(model::WriteModel(ChainSpec()), 4096, opts);
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kBadArgument);
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kBadArgument);
   EXPECT_NE(std::string(h.interp->error_message()).find("overlap"), std::string::npos) << h.interp->error_message();
 }
 
@@ -172,12 +215,12 @@ TEST(InterpreterTest, OfflinePlanInMetadataWins) {
   std::memcpy(bytes.data(), words.data(), bytes.size());
   model::SetMetadata(spec, "OfflineMemoryAllocation", bytes);
   Harness h(model::WriteModel(spec));
-  ASSERT_EQ(h.interp->AllocateTensors(), Status::kOk) << h.interp->error_message();
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk) << h.interp->error_message();
   EXPECT_STREQ(h.interp->memory_record().plan_source, "offline");
   EXPECT_EQ(h.interp->memory_record().head_bytes, 64u);
   EXPECT_EQ(static_cast<uint8_t*>(h.interp->input(0).data) - h.arena_base, 48);
   SetInput(*h.interp, {1, 2, 3, 4});
-  ASSERT_EQ(h.interp->Invoke(), Status::kOk);
+  ASSERT_EQ(h.interp->Invoke(), StatusCode::kOk);
   EXPECT_EQ(Output(*h.interp), (std::vector<float>{3, 5, 7, 9}));
 }
 
@@ -188,8 +231,8 @@ TEST(InterpreterTest, OfflinePlanWithWrongCountFails) {
   std::memcpy(bytes.data(), words.data(), bytes.size());
   model::SetMetadata(spec, "OfflineMemoryAllocation", bytes);
   Harness h(model::WriteModel(spec));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "metadata OfflineMemoryAllocation: 4 offsets, but the model has 5 tensors");
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
+  EXPECT_STREQ(h.interp->error_message(), "offline plan: 4 offsets but the model has 5 tensors over all subgraphs");
 }
 
 TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
@@ -197,44 +240,53 @@ TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
   const uint32_t custom = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM), "MyCustomOp");
   spec.subgraphs[0].operators[1].opcode_index = custom;
   Harness h(model::WriteModel(spec));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kUnsupported);
-  EXPECT_STREQ(h.interp->error_message(), "op 1 (MyCustomOp): op not supported by this runtime (no kernel registered)");
-  EXPECT_EQ(h.interp->Invoke(), Status::kBadState);
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 1 (CUSTOM:MyCustomOp): op not supported by this runtime (no kernel registered)");
+  EXPECT_EQ(h.interp->Invoke(), StatusCode::kBadState);
 }
 
 TEST(InterpreterTest, BadTensorIndexIsRejected) {
   ModelSpec spec = ChainSpec();
   spec.subgraphs[0].operators[2].inputs = {9};
   Harness h(model::WriteModel(spec));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "op 2 (RESHAPE): input 0 refers to tensor 9 (5 tensors)");
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 2 (RESHAPE): input tensor 9 out of range (5 tensors)");
 }
 
 TEST(InterpreterTest, ShortConstantBufferIsRejected) {
   ModelSpec spec = ChainSpec();
   spec.buffers[1].resize(8);
   Harness h(model::WriteModel(spec));
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kInvalidModel);
-  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: buffer 1 holds 8 bytes, shape needs 16");
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1 (c): buffer 1 holds 8 bytes, shape needs 16");
+}
+
+TEST(InterpreterTest, Int4TensorsAreUnsupported) {
+  ModelSpec spec = ChainSpec();
+  spec.subgraphs[0].tensors[1].type = MT::kInt4;  // a packed constant: 4 elements in 2 bytes
+  spec.buffers[1].resize(2);
+  Harness h(model::WriteModel(spec));
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: INT4 tensors are not supported by this runtime");
 }
 
 TEST(InterpreterTest, GarbageAndTruncatedModelsFailCleanly) {
   std::vector<uint8_t> garbage(1000);
   for (size_t i = 0; i < garbage.size(); ++i) garbage[i] = static_cast<uint8_t>(i * 131 + 7);
   Harness g(garbage);
-  EXPECT_EQ(g.interp->AllocateTensors(), Status::kInvalidModel);
+  EXPECT_EQ(g.interp->AllocateTensors(), StatusCode::kInvalidModel);
   std::vector<uint8_t> good = model::WriteModel(ChainSpec());
   for (size_t cut = 0; cut < good.size(); cut += 13) {
     Harness t(std::vector<uint8_t>(good.begin(), good.begin() + static_cast<long>(cut)));
-    EXPECT_NE(t.interp->AllocateTensors(), Status::kOk) << cut;
+    EXPECT_NE(t.interp->AllocateTensors(), StatusCode::kOk) << cut;
   }
 }
 
 TEST(InterpreterTest, InvokeBeforeAllocateAndDoubleAllocate) {
   Harness h(model::WriteModel(ChainSpec()));
-  EXPECT_EQ(h.interp->Invoke(), Status::kBadState);
-  ASSERT_EQ(h.interp->AllocateTensors(), Status::kOk);
-  EXPECT_EQ(h.interp->AllocateTensors(), Status::kBadState);
+  EXPECT_EQ(h.interp->Invoke(), StatusCode::kBadState);
+  ASSERT_EQ(h.interp->AllocateTensors(), StatusCode::kOk);
+  EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kBadState);
   EXPECT_EQ(h.interp->input(7).data, nullptr);
 }
 

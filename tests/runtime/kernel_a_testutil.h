@@ -16,7 +16,7 @@ namespace arenaplan::testing {
 
 // Kernel tests name these unqualified.
 using rt::MakeView;
-using rt::Status;
+using rt::StatusCode;
 using rt::TensorType;
 using rt::TensorView;
 
@@ -49,7 +49,7 @@ inline void SetPerChannel(rt::TensorView* v, const std::vector<float>& scales, s
 }
 
 struct KernelRun {
-  rt::Status status = rt::Status::kOk;
+  rt::StatusCode status = rt::StatusCode::kOk;
   std::string error;
   uint32_t memory_used = 0;
 };
@@ -82,8 +82,8 @@ class ScratchRecorder final : public rt::KernelContext {
   bool GetOutput(uint32_t k, rt::TensorView* out) override { return inner_->GetOutput(k, out); }
   void* op_data() const override { return inner_->op_data(); }
   void set_op_data(void* data) override { inner_->set_op_data(data); }
-  rt::Status AllocatePersistent(uint32_t bytes, void** out) override { return inner_->AllocatePersistent(bytes, out); }
-  rt::Status RequestScratch(uint32_t bytes, int32_t* index) override {
+  rt::StatusCode AllocatePersistent(uint32_t bytes, void** out) override { return inner_->AllocatePersistent(bytes, out); }
+  rt::StatusCode RequestScratch(uint32_t bytes, int32_t* index) override {
     sizes.push_back(bytes);
     return inner_->RequestScratch(bytes, index);
   }
@@ -98,7 +98,7 @@ class ScratchRecorder final : public rt::KernelContext {
 
 inline std::vector<uint32_t> ScratchRequests(const rt::KernelRegistration* reg, std::vector<rt::TensorView*> inputs,
                                              std::vector<rt::TensorView*> outputs, const tfl::Operator* op,
-                                             rt::Status* status) {
+                                             rt::StatusCode* status) {
   std::vector<uint8_t> memory(1 << 22);
   rt::StandaloneContext inner(inputs.data(), static_cast<uint32_t>(inputs.size()), outputs.data(),
                               static_cast<uint32_t>(outputs.size()), op, memory.data(), memory.size(), reg->name);

@@ -65,7 +65,7 @@ TEST(KernelTest, AddInt8ThroughStandaloneContext) {
   TensorView* outs[] = {&vo};
   alignas(16) uint8_t mem[512];
   StandaloneContext ctx(ins, 2, outs, 1, nullptr, mem, sizeof(mem), "ADD");
-  ASSERT_EQ(ctx.Run(*Register_ADD()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(*Register_ADD()), StatusCode::kOk) << ctx.error().text;
   EXPECT_EQ(out[0], 8);
   EXPECT_EQ(out[1], 6);
   EXPECT_EQ(out[2], 127);
@@ -80,7 +80,7 @@ TEST(KernelTest, AddFloatBroadcastsRowVector) {
   TensorView* outs[] = {&vo};
   alignas(16) uint8_t mem[512];
   StandaloneContext ctx(ins, 2, outs, 1, nullptr, mem, sizeof(mem), "ADD");
-  ASSERT_EQ(ctx.Run(*Register_ADD()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(*Register_ADD()), StatusCode::kOk) << ctx.error().text;
   const float want[6] = {11, 22, 33, 14, 25, 36};
   for (int i = 0; i < 6; ++i) EXPECT_EQ(out[i], want[i]) << i;
 }
@@ -95,7 +95,7 @@ TEST(KernelTest, KernelErrorsNameTheOp) {
   TensorView* outs[] = {&vo};
   alignas(16) uint8_t mem[256];
   StandaloneContext ctx(ins, 2, outs, 1, nullptr, mem, sizeof(mem), "ADD");
-  EXPECT_EQ(ctx.Run(*Register_ADD()), Status::kInvalidModel);
+  EXPECT_EQ(ctx.Run(*Register_ADD()), StatusCode::kInvalidModel);
   EXPECT_STREQ(ctx.error().text, "op 0 (ADD): input types FLOAT32, INT8 differ from output type FLOAT32");
 }
 
@@ -112,7 +112,7 @@ TEST(KernelTest, QuantizeAndDequantize) {
     TensorView* ins[] = {&vx};
     TensorView* outs[] = {&vq};
     StandaloneContext ctx(ins, 1, outs, 1, nullptr, mem, sizeof(mem), "QUANTIZE");
-    ASSERT_EQ(ctx.Run(*Register_QUANTIZE()), Status::kOk) << ctx.error().text;
+    ASSERT_EQ(ctx.Run(*Register_QUANTIZE()), StatusCode::kOk) << ctx.error().text;
   }
   EXPECT_EQ(q[0], -1);   // round(0.48) = 0
   EXPECT_EQ(q[1], -2);   // round(-0.52) = -1
@@ -122,7 +122,7 @@ TEST(KernelTest, QuantizeAndDequantize) {
     TensorView* ins[] = {&vq};
     TensorView* outs[] = {&vb};
     StandaloneContext ctx(ins, 1, outs, 1, nullptr, mem, sizeof(mem), "DEQUANTIZE");
-    ASSERT_EQ(ctx.Run(*Register_DEQUANTIZE()), Status::kOk) << ctx.error().text;
+    ASSERT_EQ(ctx.Run(*Register_DEQUANTIZE()), StatusCode::kOk) << ctx.error().text;
   }
   EXPECT_EQ(back[0], 0.0f);
   EXPECT_EQ(back[1], -0.5f);

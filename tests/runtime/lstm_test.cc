@@ -166,7 +166,7 @@ TEST(LstmTest, FloatMatchesTflmGolden2x3x2x2) {
   FloatNode n(2, 3, kSeq);
   auto op = LstmOp(6.0f);
   StandaloneContext ctx = n.Context(op->op);
-  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(Lstm()), StatusCode::kOk) << ctx.error().text;
   for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.output[i], kExpectedOutput[i], 1e-6) << "output " << i;
   for (int i = 0; i < 4; ++i) {
     EXPECT_NEAR(n.hidden[i], kExpectedHidden[i], 1e-6) << "hidden " << i;
@@ -185,7 +185,7 @@ TEST(LstmTest, FloatCellClipIsApplied) {
   std::memcpy(n.cell.data(), c0, sizeof(c0));
   auto op = LstmOp(6.0f);
   StandaloneContext ctx = n.Context(op->op);
-  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(Lstm()), StatusCode::kOk) << ctx.error().text;
   const float expected_cell[4] = {0.52475447f, 0.53730665f, -6.0f, 3.47992756f};
   const float expected_hidden[4] = {0.31079388f, 0.3169827f, -0.46007947f, 0.45921249f};
   for (int i = 0; i < 4; ++i) {
@@ -202,7 +202,7 @@ void ExpectNearFloatGolden(uint32_t* memory_used) {
   QuantNode n(2, 3, kSeq);
   auto op = LstmOp(6.0f);
   StandaloneContext ctx = n.Context(op->op);
-  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(Lstm()), StatusCode::kOk) << ctx.error().text;
   for (int i = 0; i < 12; ++i) EXPECT_NEAR(n.Out(i), kExpectedOutput[i], 0.02) << "output " << i;
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(n.cell[i] * QuantNode::kCellScale, kExpectedCell[i], 0.02) << i;
   *memory_used = ctx.memory_used();
@@ -227,16 +227,16 @@ TEST(LstmTest, Int8StateCarriesAcrossInvokesExactly) {
   Int8Node whole(1, 6, seq6);
   auto op = LstmOp(6.0f);
   StandaloneContext c1 = whole.Context(op->op);
-  ASSERT_EQ(c1.Run(Lstm()), Status::kOk) << c1.error().text;
+  ASSERT_EQ(c1.Run(Lstm()), StatusCode::kOk) << c1.error().text;
 
   Int8Node half(1, 3, seq6);
   StandaloneContext c2 = half.Context(op->op);
-  ASSERT_EQ(c2.Prepare(Lstm()), Status::kOk) << c2.error().text;
-  ASSERT_EQ(c2.Eval(Lstm()), Status::kOk);
+  ASSERT_EQ(c2.Prepare(Lstm()), StatusCode::kOk) << c2.error().text;
+  ASSERT_EQ(c2.Eval(Lstm()), StatusCode::kOk);
   const std::vector<int8_t> first = half.output;
   Int8Node second_in(1, 3, seq6 + 6);
   std::copy(second_in.input.begin(), second_in.input.end(), half.input.begin());  // views keep pointing here
-  ASSERT_EQ(c2.Eval(Lstm()), Status::kOk);
+  ASSERT_EQ(c2.Eval(Lstm()), StatusCode::kOk);
   for (int i = 0; i < 6; ++i) EXPECT_EQ(first[i], whole.output[i]) << i;
   for (int i = 0; i < 6; ++i) EXPECT_EQ(half.output[i], whole.output[6 + i]) << i;
   EXPECT_EQ(half.hidden, whole.hidden);
@@ -252,7 +252,7 @@ TEST(LstmTest, ZeroWeightsGiveZeroPointOutput) {
   for (int g = 0; g < 4; ++g) std::fill(n.bias[g].begin(), n.bias[g].end(), 0);
   auto op = LstmOp(0.0f);
   StandaloneContext ctx = n.Context(op->op);
-  ASSERT_EQ(ctx.Run(Lstm()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Run(Lstm()), StatusCode::kOk) << ctx.error().text;
   for (int8_t v : n.output) EXPECT_EQ(v, Int8Node::kHiddenZp);
   for (int16_t c : n.cell) EXPECT_EQ(c, 0);
 }
@@ -263,30 +263,30 @@ TEST(LstmTest, RejectsPeepholeAndBadShapes) {
     FloatNode n(2, 3, kSeq);
     n.ins[9] = &n.views[1];  // a "cell_to_input" peephole tensor
     StandaloneContext ctx = n.Context(op->op);
-    EXPECT_EQ(ctx.Prepare(Lstm()), Status::kUnsupported);
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kUnsupported);
     EXPECT_NE(std::string(ctx.error().text).find("input 9"), std::string::npos) << ctx.error().text;
   }
   {
     FloatNode n(2, 3, kSeq);
     n.w_dims[1] = 3;  // input weights no longer [state, input]
     StandaloneContext ctx = n.Context(op->op);
-    EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel) << ctx.error().text;
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kInvalidModel) << ctx.error().text;
   }
   {
     FloatNode n(2, 3, kSeq);
     n.ins[19] = nullptr;  // no cell state
     StandaloneContext ctx = n.Context(op->op);
-    EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kInvalidModel);
   }
   {
     FloatNode n(2, 3, kSeq);
     StandaloneContext ctx = n.Context(op->op, 23);
-    EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kInvalidModel);
   }
   {
     FloatNode n(2, 3, kSeq);
     StandaloneContext ctx = n.Context(nullptr);
-    EXPECT_EQ(ctx.Prepare(Lstm()), Status::kInvalidModel);  // options are required
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kInvalidModel);  // options are required
   }
 }
 
@@ -300,8 +300,8 @@ TEST(LstmTest, TimeMajorMatchesBatchMajorForOneBatch) {
   auto op_b = LstmOp(6.0f, true);
   StandaloneContext c1 = a.Context(op_a->op);
   StandaloneContext c2 = b.Context(op_b->op);
-  ASSERT_EQ(c1.Run(Lstm()), Status::kOk) << c1.error().text;
-  ASSERT_EQ(c2.Run(Lstm()), Status::kOk) << c2.error().text;
+  ASSERT_EQ(c1.Run(Lstm()), StatusCode::kOk) << c1.error().text;
+  ASSERT_EQ(c2.Run(Lstm()), StatusCode::kOk) << c2.error().text;
   EXPECT_EQ(a.output, b.output);
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(a.output[i], kExpectedOutput[i], 1e-6) << i;
 }

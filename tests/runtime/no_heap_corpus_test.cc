@@ -96,20 +96,20 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
     std::vector<uint8_t> bytes = ReadFileBytes(ModelPath(m));
     // Pre-run with the heap allowed, to learn whether the runtime supports the model at all.
     auto probe = MakeRun(bytes, 64u << 20);
-    if (probe->interp->AllocateTensors() != rt::Status::kOk) continue;
+    if (probe->interp->AllocateTensors() != rt::StatusCode::kOk) continue;
     const uint32_t arena_bytes = probe->interp->memory_record().min_arena_bytes;
     std::vector<std::vector<uint8_t>> inputs, golden;
     for (uint32_t k = 0; k < probe->interp->inputs_size(); ++k) inputs.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
     for (uint32_t k = 0; k < probe->interp->outputs_size(); ++k) golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
     std::vector<uint8_t> storage(arena_bytes + 16);
     uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-    rt::Status alloc = rt::Status::kOk, invoke = rt::Status::kOk;
+    rt::StatusCode alloc = rt::StatusCode::kOk, invoke = rt::StatusCode::kOk;
     bool same = true;
     {
       HeapGuard guard;
       rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena, arena_bytes);
       alloc = interp.AllocateTensors();
-      if (alloc == rt::Status::kOk) {
+      if (alloc == rt::StatusCode::kOk) {
         for (uint32_t k = 0; k < interp.inputs_size() && k < inputs.size(); ++k) {
           std::memcpy(interp.input(k).data, inputs[k].data(), std::min<size_t>(inputs[k].size(), interp.input(k).bytes));
         }
@@ -120,8 +120,8 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
         }
       }
     }
-    EXPECT_EQ(alloc, rt::Status::kOk) << m.model;
-    EXPECT_EQ(invoke, rt::Status::kOk) << m.model;
+    EXPECT_EQ(alloc, rt::StatusCode::kOk) << m.model;
+    EXPECT_EQ(invoke, rt::StatusCode::kOk) << m.model;
     (void)same;  // bit-exactness is the job of runtime_corpus_test (it allows 1e-6 for libm ops)
     ++ran;
   }

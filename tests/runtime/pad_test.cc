@@ -11,7 +11,7 @@ namespace arenaplan::rt {
 namespace {
 
 template <typename T>
-Status RunPad(const KernelRegistration& k, TensorType type, std::vector<T> in, std::vector<int32_t> in_dims,
+StatusCode RunPad(const KernelRegistration& k, TensorType type, std::vector<T> in, std::vector<int32_t> in_dims,
               std::vector<int32_t> paddings, std::vector<int32_t> out_dims, float scale, int32_t zp,
               const T* constant, std::vector<T>* out) {
   uint32_t count = 1;
@@ -35,7 +35,7 @@ TEST(PadTest, FloatPadsWithZero2D) {
   std::vector<float> out;
   ASSERT_EQ(RunPad<float>(*Register_PAD(), TensorType::FLOAT32, {1, 2, 3, 4}, {2, 2}, {1, 0, 0, 2}, {3, 4}, 0, 0,
                           nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{0, 0, 0, 0, 1, 2, 0, 0, 3, 4, 0, 0}));
 }
 
@@ -43,7 +43,7 @@ TEST(PadTest, Int8PadsWithOutputZeroPoint) {
   std::vector<int8_t> out;
   ASSERT_EQ(RunPad<int8_t>(*Register_PAD(), TensorType::INT8, {5, 6}, {1, 2}, {0, 0, 1, 1}, {1, 4}, 0.5f, -7,
                            nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{-7, 5, 6, -7}));
 }
 
@@ -51,7 +51,7 @@ TEST(PadTest, Int16PadsWithZeroNotZeroPoint) {
   std::vector<int16_t> out;
   ASSERT_EQ(RunPad<int16_t>(*Register_PAD(), TensorType::INT16, {300, -300}, {2}, {2, 1}, {5}, 0.5f, 3, nullptr,
                             &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{0, 0, 300, -300, 0}));
 }
 
@@ -61,7 +61,7 @@ TEST(PadTest, PadV2UsesConstantValue4D) {
   // 1x1x2x1 -> pad H by (1,0), W by (0,1): 1x2x3x1.
   ASSERT_EQ(RunPad<float>(*Register_PADV2(), TensorType::FLOAT32, {1, 2}, {1, 1, 2, 1}, {0, 0, 1, 0, 0, 1, 0, 0},
                           {1, 2, 3, 1}, 0, 0, &c, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{9.5f, 9.5f, 9.5f, 1, 2, 9.5f}));
 }
 
@@ -69,20 +69,20 @@ TEST(PadTest, FiveDimensions) {
   std::vector<int32_t> out;
   ASSERT_EQ(RunPad<int32_t>(*Register_PAD(), TensorType::INT32, {7}, {1, 1, 1, 1, 1}, {1, 0, 0, 0, 0, 0, 0, 0, 0, 1},
                             {2, 1, 1, 1, 2}, 0, 0, nullptr, &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int32_t>{0, 0, 7, 0}));
 }
 
 TEST(PadTest, OutputShapeMismatchIsRejected) {
   std::vector<float> out;
   EXPECT_EQ(RunPad<float>(*Register_PAD(), TensorType::FLOAT32, {1, 2}, {2}, {1, 1}, {3}, 0, 0, nullptr, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 TEST(PadTest, NegativePaddingIsRejected) {
   std::vector<float> out;
   EXPECT_EQ(RunPad<float>(*Register_PAD(), TensorType::FLOAT32, {1, 2, 3}, {3}, {-1, 0}, {2}, 0, 0, nullptr, &out),
-            Status::kUnsupported);
+            StatusCode::kUnsupported);
 }
 
 }  // namespace

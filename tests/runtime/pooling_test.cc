@@ -9,7 +9,7 @@ namespace arenaplan::testing {
 namespace {
 
 using rt::MakeView;
-using rt::Status;
+using rt::StatusCode;
 using rt::TensorType;
 using rt::TensorView;
 
@@ -27,7 +27,7 @@ TEST(PoolingKernel, AverageFloatTflmTest) {
   TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
   auto op = PoolOp(tfl::Padding::VALID, 2, 2, 2, 2);
   auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], 2.75f);
   EXPECT_EQ(out[1], 5.75f);
 }
@@ -39,7 +39,7 @@ TEST(PoolingKernel, AverageSameClipsWindowToImage) {
   TensorView vi = MakeView(in, TensorType::FLOAT32, dims, 4), vo = MakeView(out, TensorType::FLOAT32, dims, 4);
   auto op = PoolOp(tfl::Padding::SAME, 1, 1, 2, 2);
   auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], 2.5f);
   EXPECT_EQ(out[1], 3.0f);
   EXPECT_EQ(out[2], 3.5f);
@@ -54,7 +54,7 @@ TEST(PoolingKernel, AverageInt8RoundsHalfAwayFromZero) {
   TensorView vo = MakeView(out, TensorType::INT8, out_dims, 4, 1.0f, 0);
   auto op = PoolOp(tfl::Padding::VALID, 2, 1, 2, 1);
   auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], -2);  // -1.5
   EXPECT_EQ(out[1], 2);   // 1.5
 }
@@ -67,7 +67,7 @@ TEST(PoolingKernel, AverageInt16) {
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 4, 1.0f, 0);
   auto op = PoolOp(tfl::Padding::VALID, 2, 1, 2, 1);
   auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], 1501);    // 1500.5
   EXPECT_EQ(out[1], -30001);  // -30000.5
 }
@@ -79,7 +79,7 @@ TEST(PoolingKernel, MaxFloatTflmTest) {
   TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
   auto op = PoolOp(tfl::Padding::VALID, 2, 2, 2, 2);
   auto r = RunKernel(rt::Register_MAX_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], 6.0f);
   EXPECT_EQ(out[1], 10.0f);
 }
@@ -93,7 +93,7 @@ TEST(PoolingKernel, MaxInt8Relu6AndPaddingIgnored) {
   // SAME 1x3 window: padded taps do not count as zeros.
   auto op = PoolOp(tfl::Padding::SAME, 1, 1, 3, 1, tfl::ActivationFunctionType::RELU6);
   auto r = RunKernel(rt::Register_MAX_POOL_2D(), {&vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], 12);  // max 20 clamped to 6 / 0.5
   EXPECT_EQ(out[1], 12);
   EXPECT_EQ(out[2], 12);
@@ -101,7 +101,7 @@ TEST(PoolingKernel, MaxInt8Relu6AndPaddingIgnored) {
   vi.data = neg;
   auto op2 = PoolOp(tfl::Padding::SAME, 1, 1, 3, 1);
   r = RunKernel(rt::Register_MAX_POOL_2D(), {&vi}, {&vo}, op2->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out[0], -3);
   EXPECT_EQ(out[1], -3);
   EXPECT_EQ(out[2], -7);
@@ -112,10 +112,10 @@ TEST(PoolingKernel, RejectsMissingOptionsAndZeroFilter) {
   int32_t dims[4] = {1, 2, 2, 1};
   TensorView vi = MakeView(in, TensorType::FLOAT32, dims, 4), vo = MakeView(out, TensorType::FLOAT32, dims, 4);
   auto r = RunKernel(rt::Register_MAX_POOL_2D(), {&vi}, {&vo});
-  EXPECT_EQ(r.status, Status::kInvalidModel);
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel);
   auto op = PoolOp(tfl::Padding::SAME, 1, 1, 0, 2);
   r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  EXPECT_EQ(r.status, Status::kInvalidModel);
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel);
 }
 
 TEST(PoolingKernel, WindowEntirelyOutsideInputFailsInEval) {
@@ -126,7 +126,7 @@ TEST(PoolingKernel, WindowEntirelyOutsideInputFailsInEval) {
   TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
   auto op = PoolOp(tfl::Padding::VALID, 2, 1, 1, 1);
   auto r = RunKernel(rt::Register_AVERAGE_POOL_2D(), {&vi}, {&vo}, op->op);
-  EXPECT_EQ(r.status, Status::kKernelError) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kKernelError) << r.error;
 }
 
 }  // namespace

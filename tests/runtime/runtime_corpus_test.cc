@@ -86,8 +86,8 @@ void CompareOutput(const GoldenModel& m, uint32_t k, const rt::TensorView& out) 
 
 // True when AllocateTensors failed only because a kernel in kNotYetImplemented is missing: the
 // status must be kUnsupported and the message must name that op ("op 3 (CONV_2D): ...").
-bool PendingKernel(const GoldenModel& m, rt::Status s, const std::string& msg) {
-  if (s != rt::Status::kUnsupported || MissingOps(m).empty()) return false;
+bool PendingKernel(const GoldenModel& m, rt::StatusCode s, const std::string& msg) {
+  if (s != rt::StatusCode::kUnsupported || MissingOps(m).empty()) return false;
   for (const auto& op : kNotYetImplemented) {
     if (m.ops.count(op) && msg.find("(" + op + "): op not supported") != std::string::npos) return true;
   }
@@ -109,16 +109,16 @@ TEST_P(RuntimeCorpus, OutputsMatchTflm) {
   auto run = MakeRun(ReadFileBytes(ModelPath(m)), kBigArena);
   ASSERT_FALSE(run->model.empty()) << m.model;
   rt::Interpreter& interp = *run->interp;
-  const rt::Status s = interp.AllocateTensors();
+  const rt::StatusCode s = interp.AllocateTensors();
   if (PendingKernel(m, s, interp.error_message())) {
     std::printf("pending kernel: %s: %s\n", m.model.c_str(), interp.error_message());
     return;
   }
-  ASSERT_EQ(s, rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(s, rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   ASSERT_EQ(interp.inputs_size(), m.num_inputs);
   ASSERT_EQ(interp.outputs_size(), m.num_outputs);
   FillGoldenInputs(m, interp);
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   for (uint32_t k = 0; k < interp.outputs_size(); ++k) CompareOutput(m, k, interp.output(k));
   EXPECT_LE(interp.arena_used_bytes(), m.tflm_arena_used) << m.model;
 }
@@ -129,9 +129,9 @@ TEST_P(RuntimeCorpus, SmallestArenaIsExact) {
   uint32_t min_bytes = 0;
   {
     auto run = MakeRun(ReadFileBytes(ModelPath(m)), kBigArena);
-    const rt::Status s = run->interp->AllocateTensors();
+    const rt::StatusCode s = run->interp->AllocateTensors();
     if (PendingKernel(m, s, run->interp->error_message())) return;
-    ASSERT_EQ(s, rt::Status::kOk) << run->interp->error_message();
+    ASSERT_EQ(s, rt::StatusCode::kOk) << run->interp->error_message();
     min_bytes = run->interp->memory_record().min_arena_bytes;
     if (m.tflm_min_arena != 0) {
       EXPECT_LE(min_bytes, m.tflm_min_arena) << m.model;
@@ -139,18 +139,18 @@ TEST_P(RuntimeCorpus, SmallestArenaIsExact) {
   }
   {
     auto run = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes);
-    ASSERT_EQ(run->interp->AllocateTensors(), rt::Status::kOk) << run->interp->error_message();
+    ASSERT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kOk) << run->interp->error_message();
     EXPECT_EQ(run->interp->memory_record().min_arena_bytes, min_bytes);
     FillGoldenInputs(m, *run->interp);
-    ASSERT_EQ(run->interp->Invoke(), rt::Status::kOk) << run->interp->error_message();
+    ASSERT_EQ(run->interp->Invoke(), rt::StatusCode::kOk) << run->interp->error_message();
     for (uint32_t k = 0; k < run->interp->outputs_size(); ++k) CompareOutput(m, k, run->interp->output(k));
   }
   {
     auto run = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes - 1);
-    EXPECT_EQ(run->interp->AllocateTensors(), rt::Status::kArenaFull) << m.model;
+    EXPECT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kArenaFull) << m.model;
     EXPECT_NE(std::string(run->interp->error_message()).find("arena full"), std::string::npos)
         << run->interp->error_message();
-    EXPECT_EQ(run->interp->Invoke(), rt::Status::kBadState);
+    EXPECT_EQ(run->interp->Invoke(), rt::StatusCode::kBadState);
   }
 }
 

@@ -97,7 +97,7 @@ TEST(SignalWindowTest, TflmGoldenLength16Shift12AndOuterDims) {
   TensorView vo = MakeView(out, TensorType::INT16, in_dims, 3);
   auto op = CustomOp(IntMap({{"shift", 12}}));
   KRun r({&vi, &vw}, {&vo}, op->op, "SignalWindow");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], golden[i % 16]) << i;
 }
 
@@ -119,7 +119,7 @@ TEST(SignalWindowTest, TflmGoldenLength32Shift8Saturates) {
   TensorView vo = MakeView(out, TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"shift", 8}}));
   KRun r({&vi, &vw}, {&vo}, op->op, "SignalWindow");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_WINDOW()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], golden[i]) << i;
 }
 
@@ -129,10 +129,10 @@ TEST(SignalWindowTest, MissingOptionIsAnError) {
   TensorView v = MakeView(buf, TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"shiftt", 3}}));
   KRun r({&v, &v}, {&v}, op->op, "SignalWindow");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_WINDOW()), Status::kInvalidModel);
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_WINDOW()), StatusCode::kInvalidModel);
   EXPECT_NE(std::string(r.ctx->error().text).find("'shift'"), std::string::npos) << r.ctx->error().text;
   KRun no_op({&v, &v}, {&v}, nullptr, "SignalWindow");
-  EXPECT_EQ(no_op.ctx->Prepare(*Register_SIGNAL_WINDOW()), Status::kInvalidModel);
+  EXPECT_EQ(no_op.ctx->Prepare(*Register_SIGNAL_WINDOW()), StatusCode::kInvalidModel);
 }
 
 // --- SignalFftAutoScale / SignalRfft -------------------------------------------------------------
@@ -146,17 +146,17 @@ TEST(SignalFftTest, AutoScaleShiftsToFullRange) {
   TensorView vo = MakeView(out, TensorType::INT16, dims, 1);
   TensorView vb = MakeView(&bits, TensorType::INT32, nullptr, 0);
   KRun r({&vi}, {&vo, &vb}, nullptr, "SignalFftAutoScale");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(bits, 6);
   EXPECT_EQ(out[0], 16384);
   EXPECT_EQ(out[1], -6400);
   EXPECT_EQ(out[2], 192);
   // All zeros: no scaling. Full-scale -32768: none either.
   for (int16_t& v : in) v = 0;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk);
   EXPECT_EQ(bits, 0);
   in[1] = -32768;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FFT_AUTO_SCALE()), StatusCode::kOk);
   EXPECT_EQ(bits, 0);
   EXPECT_EQ(out[1], -32768);
 }
@@ -170,7 +170,7 @@ TEST(SignalFftTest, RfftInt16ImpulseTflmGoldenLength64) {
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 64}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << r.ctx->error().text;
   for (int k = 0; k < 33; ++k) {
     EXPECT_EQ(out[2 * k], 256) << k;
     EXPECT_EQ(out[2 * k + 1], 0) << k;
@@ -188,7 +188,7 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 2);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 32}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << r.ctx->error().text;
   for (int f = 0; f < 2; ++f) {
     int best = -1;
     int64_t best_e = -1;
@@ -208,10 +208,10 @@ TEST(SignalFftTest, RfftRejectsUnsupportedLengthsAndTypes) {
   TensorView vo = MakeView(buf, TensorType::INT16, out_dims, 1);
   auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 24}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), Status::kUnsupported);  // 12 = 4 x 3
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);  // 12 = 4 x 3
   auto op_f = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", 64}}));
   KRun rf({&vi}, {&vo}, op_f->op, "SignalRfft");
-  EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), Status::kUnsupported);
+  EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);
 }
 
 // --- SignalEnergy ------------------------------------------------------------------------------------
@@ -224,14 +224,14 @@ TEST(SignalEnergyTest, SquaredMagnitudeInRangeOnly) {
   TensorView vo = MakeView(out, TensorType::UINT32, out_dims, 1);
   auto op = CustomOp(IntMap({{"start_index", 1}, {"end_index", 3}}));
   KRun r({&vi}, {&vo}, op->op, "SignalEnergy");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_ENERGY()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_ENERGY()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out[0], 7u);  // outside [start, end): untouched, as in TFLM
   EXPECT_EQ(out[1], 169u);
   EXPECT_EQ(out[2], 2u * 32767u * 32767u);
   EXPECT_EQ(out[3], 7u);
   auto bad = CustomOp(IntMap({{"start_index", 2}, {"end_index", 5}}));
   KRun rb({&vi}, {&vo}, bad->op, "SignalEnergy");
-  EXPECT_EQ(rb.ctx->Prepare(*Register_SIGNAL_ENERGY()), Status::kInvalidModel);
+  EXPECT_EQ(rb.ctx->Prepare(*Register_SIGNAL_ENERGY()), StatusCode::kInvalidModel);
 }
 
 // --- SignalFilterBank / SquareRoot / Log -------------------------------------------------------------
@@ -249,14 +249,14 @@ TEST(SignalFilterBankTest, WeightsGoToTheirChannelUnweightsToTheNext) {
   TensorView vo = MakeView(out, TensorType::UINT64, od, 1);
   auto op = CustomOp(IntMap({{"num_channels", 2}}));
   KRun r({&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]}, {&vo}, op->op, "SignalFilterBank");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK()), StatusCode::kOk) << r.ctx->error().text;
   // channel 1 = unweights of channel 0's bins (10*100) + weights of its own (2*200 + 3*300)
   EXPECT_EQ(out[0], 1000u + 400u + 900u);
   // channel 2 = unweights of channel 1 (20*200 + 30*300) + weights of its own (4*400 + 5*500)
   EXPECT_EQ(out[1], 4000u + 9000u + 1600u + 2500u);
   widths[2] = 4;  // would read bin 6 of 6
   KRun bad({&v[0], &v[1], &v[2], &v[3], &v[4], &v[5]}, {&vo}, op->op, "SignalFilterBank");
-  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_FILTER_BANK()), Status::kInvalidModel);
+  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_FILTER_BANK()), StatusCode::kInvalidModel);
 }
 
 TEST(SignalFilterBankTest, SquareRootRoundsAndScalesDown) {
@@ -269,14 +269,14 @@ TEST(SignalFilterBankTest, SquareRootRoundsAndScalesDown) {
   TensorView vs = MakeView(&shift, TensorType::INT32, nullptr, 0);
   TensorView vo = MakeView(out, TensorType::UINT32, dims, 1);
   KRun r({&vi, &vs}, {&vo}, nullptr, "SignalFilterBankSquareRoot");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out[0], 4u);
   EXPECT_EQ(out[1], 4u);
   EXPECT_EQ(out[2], 1u << 20);
   EXPECT_EQ(out[3], (1u << 20) + 1);
   EXPECT_EQ(out[4], 0u);
   shift = 2;
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SQUARE_ROOT()), StatusCode::kOk);
   EXPECT_EQ(out[2], 1u << 18);
 }
 
@@ -288,7 +288,7 @@ void CheckLog(const std::vector<uint32_t>& in, const std::vector<int16_t>& golde
   TensorView vo = MakeView(out.data(), TensorType::INT16, dims, 1);
   auto op = CustomOp(IntMap({{"input_correction_bits", bits}, {"output_scale", scale}}));
   KRun r({&vi}, {&vo}, op->op, "SignalFilterBankLog");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_LOG()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_LOG()), StatusCode::kOk) << r.ctx->error().text;
   EXPECT_EQ(out, golden);
 }
 
@@ -340,13 +340,13 @@ TEST(SignalSpectralSubtractionTest, TflmGolden32ChannelAndStateAcrossInvokes) {
   TensorView vn = MakeView(noise, TensorType::UINT32, dims, 1);
   auto op = CustomOp(kSpectralSubtraction32);
   KRun r({&vi}, {&vo, &vn}, op->op, "SignalFilterBankSpectralSubtraction");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 32; ++i) {
     EXPECT_EQ(out[i], golden1[i]) << i;
     EXPECT_EQ(noise[i], golden2[i]) << i;
   }
   // The noise estimate is internal state: the same input again now subtracts more.
-  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk);
   int larger = 0;
   for (int i = 0; i < 32; ++i) {
     EXPECT_GE(noise[i], golden2[i]) << i;
@@ -357,7 +357,7 @@ TEST(SignalSpectralSubtractionTest, TflmGolden32ChannelAndStateAcrossInvokes) {
   // A fresh prepare (TFLM: AllocateTensors / Reset) starts from a zero estimate again.
   KRun fresh({&vi}, {&vo, &vn}, op->op, "SignalFilterBankSpectralSubtraction");
   std::fill(fresh.mem.begin(), fresh.mem.end(), 0xAB);  // persistent memory is not pre-zeroed
-  ASSERT_EQ(fresh.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), Status::kOk);
+  ASSERT_EQ(fresh.ctx->Run(*Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION()), StatusCode::kOk);
   for (int i = 0; i < 32; ++i) EXPECT_EQ(out[i], golden1[i]) << i;
 }
 
@@ -393,11 +393,11 @@ TEST(SignalPcanTest, TflmGoldenMix1Ref1) {
   TensorView vo = MakeView(out, TensorType::UINT32, dims, 1);
   auto op = CustomOp(IntMap({{"snr_shift", 6}}));
   KRun r({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
-  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_PCAN()), Status::kOk) << r.ctx->error().text;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_PCAN()), StatusCode::kOk) << r.ctx->error().text;
   for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], golden[i]) << i;
   lut_dims[0] = 100;  // too short for msb up to 32
   KRun bad({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
-  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), Status::kInvalidModel);
+  EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), StatusCode::kInvalidModel);
 }
 
 }  // namespace

@@ -24,7 +24,7 @@ TEST(SoftmaxKernel, FloatTflmTest) {
   Tensor<float> in({1, 2, 3, 4, 5, -1, -2, -3, -4, -5}, {2, 5}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(10), {2, 5}, TensorType::FLOAT32);
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[10] = {0.011656231f, 0.031684921f, 0.086128544f, 0.234121657f, 0.636408647f,
                           0.636408647f, 0.234121657f, 0.086128544f, 0.031684921f, 0.011656231f};
   for (int i = 0; i < 10; ++i) EXPECT_NEAR(out.data[i], want[i], 1e-6) << i;
@@ -34,7 +34,7 @@ TEST(SoftmaxKernel, FloatEqualInputsAreExactQuarters) {
   Tensor<float> in({7, 7, 7, 7}, {1, 4}, TensorType::FLOAT32);
   Tensor<float> out(std::vector<float>(4), {1, 4}, TensorType::FLOAT32);
   auto r = Softmax(&in.view, &out.view, 0.5f);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   for (float v : out.data) EXPECT_EQ(v, 0.25f);
 }
 
@@ -42,7 +42,7 @@ TEST(SoftmaxKernel, Int8EqualInputs) {
   Tensor<int8_t> in({5, 5, 5, 5}, {1, 4}, TensorType::INT8, 0.1f, 0);
   Tensor<int8_t> out(std::vector<int8_t>(4), {1, 4}, TensorType::INT8, 1.0f / 256, -128);
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   for (int8_t v : out.data) EXPECT_EQ(v, -64);  // 0.25 * 256 - 128
 }
 
@@ -51,7 +51,7 @@ TEST(SoftmaxKernel, Int8BelowDiffMinIsMinimum) {
   Tensor<int8_t> in({127, -128}, {1, 2}, TensorType::INT8, 1.0f, 0);
   Tensor<int8_t> out(std::vector<int8_t>(2), {1, 2}, TensorType::INT8, 1.0f / 256, -128);
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 127);  // 1.0 saturates
   EXPECT_EQ(out.data[1], -128);
 }
@@ -60,7 +60,7 @@ TEST(SoftmaxKernel, Int8ToInt16EqualInputs) {
   Tensor<int8_t> in({-3, -3}, {1, 2}, TensorType::INT8, 0.05f, 0);
   Tensor<int16_t> out(std::vector<int16_t>(2), {1, 2}, TensorType::INT16, 1.0f / 65536, -32768);
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 0);  // 0.5 * 65536 - 32768
   EXPECT_EQ(out.data[1], 0);
 }
@@ -69,7 +69,7 @@ TEST(SoftmaxKernel, Int16LutPathNearQuarter) {
   Tensor<int16_t> in({100, 100, 100, 100, 0, -32768, -32768, -32768}, {2, 4}, TensorType::INT16, 1.0f / 1024, 0);
   Tensor<int16_t> out(std::vector<int16_t>(8), {2, 4}, TensorType::INT16, 1.0f / 32768, 0);
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   for (int i = 0; i < 4; ++i) EXPECT_NEAR(out.data[i], 8192, 2) << i;
   // exp(0) interpolates between LUT entries 511 (exp(-10/512)) and 512 to ~32762 / 32768; the
   // others sit at the LUT floor exp(-10) * 32768 ~ 1.5.
@@ -88,7 +88,7 @@ void CheckTflmQuantizedGolden(TensorType type, float out_scale, int32_t out_zp) 
   Tensor<T> out(std::vector<T>(10), {2, 5}, type, out_scale, out_zp);
   for (int i = 0; i < 10; ++i) in.data[i] = static_cast<T>(std::round(input[i] / 0.1f));
   auto r = Softmax(&in.view, &out.view);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   for (int i = 0; i < 10; ++i) {
     const float want = std::round(golden[i] / out_scale) + static_cast<float>(out_zp);
     EXPECT_NEAR(out.data[i], want, 1.0f) << i;
@@ -102,7 +102,7 @@ TEST(SoftmaxKernel, RejectsWrongInt8OutputQuantization) {
   Tensor<int8_t> in(std::vector<int8_t>(2), {1, 2}, TensorType::INT8, 1.0f, 0);
   Tensor<int8_t> out(std::vector<int8_t>(2), {1, 2}, TensorType::INT8, 1.0f / 128, 0);
   auto r = RunKernel(rt::Register_SOFTMAX(), {&in.view}, {&out.view});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
 }  // namespace

@@ -76,20 +76,20 @@ TEST_P(StatefulCorpus, FirstAndSecondInvokeMatchTflm) {
   const GoldenModel& m = GetParam();
   auto run = MakeRun(ReadFileBytes(ModelPath(m)), 64u << 20);
   rt::Interpreter& interp = *run->interp;
-  const rt::Status s = interp.AllocateTensors();
-  if (s == rt::Status::kUnsupported && !NamesOwnKernel(interp.error_message())) {
+  const rt::StatusCode s = interp.AllocateTensors();
+  if (s == rt::StatusCode::kUnsupported && !NamesOwnKernel(interp.error_message())) {
     // A generic kernel this model also needs is missing or lacks a type (named in the message);
     // an unsupported case inside LSTM / SVDF / Signal ops is a failure.
     std::printf("pending kernel: %s: %s\n", m.model.c_str(), interp.error_message());
     GTEST_SKIP() << interp.error_message();
   }
-  ASSERT_EQ(s, rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(s, rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   Fill(m, interp, "");
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   Compare(m, interp, "");
   if (!Exists(IoPath(m, "seq1.in0"))) return;
   Fill(m, interp, "seq1.");
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << m.model << ": " << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << m.model << ": " << interp.error_message();
   Compare(m, interp, "seq1.");
 }
 
@@ -110,18 +110,18 @@ TEST_P(StatefulCorpus, ResetMatchesAFreshInterpreter) {
   const GoldenModel& m = GetParam();
   if (!Exists(IoPath(m, "seq1.in0"))) GTEST_SKIP() << "no second-Invoke golden files";
   auto fresh = MakeRun(ReadFileBytes(ModelPath(m)), 64u << 20);
-  if (fresh->interp->AllocateTensors() != rt::Status::kOk) GTEST_SKIP() << fresh->interp->error_message();
+  if (fresh->interp->AllocateTensors() != rt::StatusCode::kOk) GTEST_SKIP() << fresh->interp->error_message();
   Fill(m, *fresh->interp, "seq1.");
-  ASSERT_EQ(fresh->interp->Invoke(), rt::Status::kOk) << fresh->interp->error_message();
+  ASSERT_EQ(fresh->interp->Invoke(), rt::StatusCode::kOk) << fresh->interp->error_message();
   const auto expected = Outputs(*fresh->interp);
   auto run = MakeRun(ReadFileBytes(ModelPath(m)), 64u << 20);
   rt::Interpreter& interp = *run->interp;
-  ASSERT_EQ(interp.AllocateTensors(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << interp.error_message();
   Fill(m, interp, "");
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << interp.error_message();
-  ASSERT_EQ(interp.Reset(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Reset(), rt::StatusCode::kOk) << interp.error_message();
   Fill(m, interp, "seq1.");
-  ASSERT_EQ(interp.Invoke(), rt::Status::kOk) << interp.error_message();
+  ASSERT_EQ(interp.Invoke(), rt::StatusCode::kOk) << interp.error_message();
   EXPECT_EQ(Outputs(interp), expected) << m.model;
   bool differs = false;
   for (uint32_t k = 0; k < expected.size(); ++k) {

@@ -27,7 +27,7 @@ std::unique_ptr<OpHolder> SliceOp(int begin_mask, int end_mask, int shrink_mask,
 
 // Runs a slice over float data; returns the status and fills *out.
 template <typename T>
-Status RunSlice(TensorType type, std::vector<T> input, std::vector<int32_t> in_dims, std::vector<int32_t> begin,
+StatusCode RunSlice(TensorType type, std::vector<T> input, std::vector<int32_t> in_dims, std::vector<int32_t> begin,
                 std::vector<int32_t> end, std::vector<int32_t> strides, std::vector<int32_t> out_dims,
                 const tfl::Operator* op, std::vector<T>* out) {
   int32_t n = static_cast<int32_t>(begin.size());
@@ -49,35 +49,35 @@ Status RunSlice(TensorType type, std::vector<T> input, std::vector<int32_t> in_d
 TEST(StridedSliceTest, In1D) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {1}, {3}, {1}, {2}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {1}, {3}, {1}, {2}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{2, 3}));
 }
 
 TEST(StridedSliceTest, NegativeBeginAndEnd) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-3}, {-1}, {1}, {2}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-3}, {-1}, {1}, {2}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{2, 3}));
 }
 
 TEST(StridedSliceTest, OutOfRangeIndicesClamp) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-5}, {5}, {1}, {4}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-5}, {5}, {1}, {4}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{1, 2, 3, 4}));
 }
 
 TEST(StridedSliceTest, NegativeStride) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-1}, {-4}, {-1}, {3}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-1}, {-4}, {-1}, {3}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{4, 3, 2}));
 }
 
 TEST(StridedSliceTest, Stride2WithBeginAndEndMask) {
   std::vector<int8_t> out;
   auto op = SliceOp(1, 1, 0);
-  ASSERT_EQ(RunSlice<int8_t>(TensorType::INT8, {1, 2, 3, 4, 5}, {5}, {3}, {1}, {2}, {3}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<int8_t>(TensorType::INT8, {1, 2, 3, 4, 5}, {5}, {3}, {1}, {2}, {3}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{1, 3, 5}));
 }
 
@@ -87,7 +87,7 @@ TEST(StridedSliceTest, In2DShrinkAxis) {
   auto op = SliceOp(0, 0, 1);
   ASSERT_EQ(RunSlice<int16_t>(TensorType::INT16, {1, 2, 3, 4, 5, 6}, {2, 3}, {1, 0}, {2, 3}, {1, 1}, {3}, op->op,
                               &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{4, 5, 6}));
 }
 
@@ -95,7 +95,7 @@ TEST(StridedSliceTest, ShrinkNegativeIndexIgnoresEnd) {
   // TFLM: with shrink, end is begin + 1 even when `end` is bogus (issue #19260).
   std::vector<int32_t> out;
   auto op = SliceOp(0, 0, 1);
-  ASSERT_EQ(RunSlice<int32_t>(TensorType::INT32, {1, 2, 3, 4}, {4}, {-1}, {0}, {1}, {}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<int32_t>(TensorType::INT32, {1, 2, 3, 4}, {4}, {-1}, {0}, {1}, {}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int32_t>{4}));
 }
 
@@ -107,14 +107,14 @@ TEST(StridedSliceTest, In3DStrided) {
   auto op = SliceOp(0, 0, 0);
   ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, in, {2, 3, 2}, {0, 0, 0}, {2, 3, 2}, {2, 2, 2}, {1, 2, 1}, op->op,
                             &out),
-            Status::kOk);
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{1, 5}));
 }
 
 TEST(StridedSliceTest, OffsetMakesEndRelative) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0, /*offset=*/true);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4, 5}, {5}, {1}, {3}, {1}, {3}, op->op, &out), Status::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4, 5}, {5}, {1}, {3}, {1}, {3}, op->op, &out), StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{2, 3, 4}));
 }
 
@@ -122,14 +122,14 @@ TEST(StridedSliceTest, WrongOutputShapeIsRejected) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
   EXPECT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {1}, {3}, {1}, {3}, op->op, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 TEST(StridedSliceTest, ZeroStrideIsRejected) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
   EXPECT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {1}, {3}, {0}, {2}, op->op, &out),
-            Status::kInvalidModel);
+            StatusCode::kInvalidModel);
 }
 
 }  // namespace

@@ -84,10 +84,10 @@ TEST(SvdfTest, FloatMatchesTflmGoldenOverTenInvokes) {
   auto op = SvdfOp(2, tfl::ActivationFunctionType::NONE);
   std::vector<uint8_t> mem(4096);
   StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-  ASSERT_EQ(ctx.Prepare(Svdf()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Prepare(Svdf()), StatusCode::kOk) << ctx.error().text;
   for (int step = 0; step < 10; ++step) {
     std::copy(kInput + 4 * step, kInput + 4 * step + 4, input.begin());
-    ASSERT_EQ(ctx.Eval(Svdf()), Status::kOk);
+    ASSERT_EQ(ctx.Eval(Svdf()), StatusCode::kOk);
     for (int i = 0; i < 8; ++i) EXPECT_NEAR(output[i], kGolden[8 * step + i], 1e-5) << step << "/" << i;
   }
 }
@@ -121,10 +121,10 @@ void RunQuantized(TensorType state_type) {
   auto op = SvdfOp(2, tfl::ActivationFunctionType::RELU);
   std::vector<uint8_t> mem(4096);
   StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-  ASSERT_EQ(ctx.Prepare(Svdf()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Prepare(Svdf()), StatusCode::kOk) << ctx.error().text;
   for (int step = 0; step < 10; ++step) {
     for (int i = 0; i < 4; ++i) input[i] = Q8(kInput[4 * step + i], in_scale, 0);
-    ASSERT_EQ(ctx.Eval(Svdf()), Status::kOk);
+    ASSERT_EQ(ctx.Eval(Svdf()), StatusCode::kOk);
     for (int i = 0; i < 8; ++i) {
       // TFLM's integer SVDF ignores the fused RELU (the golden keeps negative values).
       EXPECT_NEAR(output[i], Q8(kGolden[8 * step + i], out_scale, 0), 1) << step << "/" << i;
@@ -149,12 +149,12 @@ TEST(SvdfTest, StateShiftsLeftAndNewestFeatureGoesLast) {
   auto op = SvdfOp(1, tfl::ActivationFunctionType::NONE);
   std::vector<uint8_t> mem(1024);
   StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-  ASSERT_EQ(ctx.Prepare(Svdf()), Status::kOk) << ctx.error().text;
+  ASSERT_EQ(ctx.Prepare(Svdf()), StatusCode::kOk) << ctx.error().text;
   const float xs[3] = {1.0f, 2.0f, 3.0f};
   const float expected[3] = {100.0f, 10.0f + 200.0f, 1.0f + 20.0f + 300.0f};
   for (int i = 0; i < 3; ++i) {
     x = xs[i];
-    ASSERT_EQ(ctx.Eval(Svdf()), Status::kOk);
+    ASSERT_EQ(ctx.Eval(Svdf()), StatusCode::kOk);
     EXPECT_EQ(out, expected[i]) << i;
   }
   EXPECT_EQ(state[0], 1.0f);
@@ -175,20 +175,20 @@ TEST(SvdfTest, RejectsBadShapesAndTypes) {
   {
     auto op = SvdfOp(2, tfl::ActivationFunctionType::NONE);
     StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-    EXPECT_EQ(ctx.Prepare(Svdf()), Status::kInvalidModel);
+    EXPECT_EQ(ctx.Prepare(Svdf()), StatusCode::kInvalidModel);
     EXPECT_NE(std::string(ctx.error().text).find("activation state"), std::string::npos) << ctx.error().text;
   }
   {
     auto op = SvdfOp(3, tfl::ActivationFunctionType::NONE);  // 8 filters not a multiple of rank 3
     vs = MakeView(buf.data(), TensorType::FLOAT32, st_dims, 2);
     StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-    EXPECT_EQ(ctx.Prepare(Svdf()), Status::kInvalidModel);
+    EXPECT_EQ(ctx.Prepare(Svdf()), StatusCode::kInvalidModel);
   }
   {
     auto op = SvdfOp(2, tfl::ActivationFunctionType::NONE);
     vi.type = TensorType::INT16;
     StandaloneContext ctx(ins, 5, outs, 1, op->op, mem.data(), mem.size());
-    EXPECT_EQ(ctx.Prepare(Svdf()), Status::kUnsupported);
+    EXPECT_EQ(ctx.Prepare(Svdf()), StatusCode::kUnsupported);
   }
 }
 

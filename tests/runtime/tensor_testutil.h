@@ -27,7 +27,7 @@ struct Tensor {
 
 // Prepare + Eval of one kernel with `arena_bytes` for its persistent data and scratch.
 // `ins[k] == nullptr` is an omitted optional input.
-inline rt::Status KernelStatus(const rt::KernelRegistration& k, std::vector<rt::TensorView*> ins,
+inline rt::StatusCode KernelStatus(const rt::KernelRegistration& k, std::vector<rt::TensorView*> ins,
                                std::vector<rt::TensorView*> outs, const tfl::Operator* op = nullptr,
                                uint32_t arena_bytes = 512) {
   std::vector<uint8_t> mem(arena_bytes);

@@ -11,7 +11,7 @@ namespace arenaplan::testing {
 namespace {
 
 using rt::MakeView;
-using rt::Status;
+using rt::StatusCode;
 using rt::TensorType;
 using rt::TensorView;
 
@@ -31,7 +31,7 @@ TEST(TransposeConvKernel, FloatSimpleTest) {
   TensorView vo = MakeView(out, TensorType::FLOAT32, shape, 4);
   auto op = TcOp(tfl::Padding::SAME, 1);
   auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[16] = {29, 62, 83, 75, 99, 192, 237, 198, 207, 372, 417, 330, 263, 446, 485, 365};
   for (int i = 0; i < 16; ++i) EXPECT_EQ(out[i], want[i]) << i;
 }
@@ -44,7 +44,7 @@ TEST(TransposeConvKernel, FloatStride2Valid) {
   TensorView vo = MakeView(out, TensorType::FLOAT32, shape, 4);
   auto op = TcOp(tfl::Padding::VALID, 2);
   auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, nullptr}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const float want[5] = {1, 10, 102, 20, 200};  // overlapping taps add up at x = 2
   for (int i = 0; i < 5; ++i) EXPECT_EQ(out[i], want[i]) << i;
 }
@@ -60,7 +60,7 @@ TEST(TransposeConvKernel, Int8WithZeroPoints) {
   TensorView vo = MakeView(out, TensorType::INT8, shape, 4, 2.0f, -3);
   auto op = TcOp(tfl::Padding::VALID, 2);
   auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const int8_t want[5] = {1 - 3, 5 - 3, 51 - 3, 10 - 3, 100 - 3};  // halves: 0.5 -> 1, 51, ...
   for (int i = 0; i < 5; ++i) EXPECT_EQ(out[i], want[i]) << i;
 }
@@ -79,7 +79,7 @@ TEST(TransposeConvKernel, Int16WithInt64Bias) {
   TensorView vo = MakeView(out, TensorType::INT16, shape, 4, 1.0f, 0);
   auto op = TcOp(tfl::Padding::VALID, 2);
   auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, &vb}, {&vo}, op->op);
-  ASSERT_EQ(r.status, Status::kOk) << r.error;
+  ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   const int16_t want[5] = {6, 15, 107, 25, 205};
   for (int i = 0; i < 5; ++i) EXPECT_EQ(out[i], want[i]) << i;
   // The int64 accumulators live in scratch: 5 outputs x 8 bytes on top of op data.
@@ -100,9 +100,9 @@ TEST(TransposeConvKernel, Int16ScratchMatchesGoldenPlan) {
   TensorView vb = MakeView(b.data(), TensorType::INT64, b_dims, 1);
   TensorView vo = MakeView(out.data(), TensorType::INT16, shape, 4, 0.001f, 0);
   auto op = TcOp(tfl::Padding::SAME, 2);
-  Status s = Status::kOk;
+  StatusCode s = StatusCode::kOk;
   auto sizes = ScratchRequests(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, &vb}, {&vo}, op->op, &s);
-  ASSERT_EQ(s, Status::kOk);
+  ASSERT_EQ(s, StatusCode::kOk);
   EXPECT_EQ(sizes, (std::vector<uint32_t>{18432}));
 }
 
@@ -114,7 +114,7 @@ TEST(TransposeConvKernel, RejectsBiasOfWrongLength) {
   TensorView vw = MakeView(w, TensorType::FLOAT32, w_dims, 4), vi = MakeView(in, TensorType::FLOAT32, in_dims, 4);
   TensorView vb = MakeView(b, TensorType::FLOAT32, b_dims, 1), vo = MakeView(out, TensorType::FLOAT32, shape, 4);
   auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, &vb}, {&vo});
-  EXPECT_EQ(r.status, Status::kInvalidModel) << r.error;
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
 }  // namespace

@@ -135,13 +135,13 @@ TEST(ArenaSize, GatherNdCopiesOutputDimsInPrepare) {
 TEST(ArenaSize, ComparisonAndWhileOpDataFromTheirStructs) {
   // OpData {ComparisonParams}: 7 x int32 + bool = 29 -> 32; WHILE OpData: two int subgraph indices.
   for (const char* op : {"LESS", "EQUAL", "GREATER_EQUAL"}) {
-    const KernelEntry* e = FindKernel(op);
+    const KernelEntry* e = FindKernelEntry(op);
     ASSERT_NE(e, nullptr) << op;
     EXPECT_EQ(e->init_bytes[0], 32);
     EXPECT_EQ(e->init_bytes[2], 32);
   }
-  ASSERT_NE(FindKernel("WHILE"), nullptr);
-  EXPECT_EQ(FindKernel("WHILE")->init_bytes[1], 8);
+  ASSERT_NE(FindKernelEntry("WHILE"), nullptr);
+  EXPECT_EQ(FindKernelEntry("WHILE")->init_bytes[1], 8);
 }
 
 }  // namespace

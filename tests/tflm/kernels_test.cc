@@ -87,7 +87,7 @@ constexpr TensorType I16 = TensorType::kInt16;
 constexpr TensorType I32 = TensorType::kInt32;
 
 TEST(KernelTable, EveryOpTflmRegistersHasARow) {
-  for (const std::string& op : TflmRegisteredOps()) EXPECT_NE(FindKernel(op), nullptr) << op;
+  for (const std::string& op : TflmRegisteredOps()) EXPECT_NE(FindKernelEntry(op), nullptr) << op;
 }
 
 TEST(KernelTable, AnOpWithoutARowIsReportedByName) {

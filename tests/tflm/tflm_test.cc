@@ -45,20 +45,20 @@ TEST(Sha256, KnownVectors) {
 TEST(KernelTable, RowsAreUniqueAndRegistered) {
   const auto& ops = TflmRegisteredOps();
   for (const KernelEntry& e : KernelTable()) {
-    EXPECT_EQ(FindKernel(e.op), &e) << e.op;
+    EXPECT_EQ(FindKernelEntry(e.op), &e) << e.op;
     const bool registered = std::find(ops.begin(), ops.end(), e.op) != ops.end();
     EXPECT_TRUE(registered || std::string(e.op) == "CUSTOM:ethos-u") << e.op;
   }
-  EXPECT_EQ(FindKernel("TOPK_V2"), nullptr);
-  EXPECT_EQ(FindKernel("POW"), nullptr);
+  EXPECT_EQ(FindKernelEntry("TOPK_V2"), nullptr);
+  EXPECT_EQ(FindKernelEntry("POW"), nullptr);
 }
 
 TEST(KernelTable, ShortEnumsShrinkOptionStructs) {
-  const KernelEntry* fc = FindKernel("FULLY_CONNECTED");
+  const KernelEntry* fc = FindKernelEntry("FULLY_CONNECTED");
   ASSERT_NE(fc, nullptr);
   EXPECT_EQ(fc->options_size[0], 16);  // activation + weights_format enums, 2 bools, bias type enum
   EXPECT_EQ(fc->options_size[2], 5);   // all one byte with -fshort-enums
-  const KernelEntry* conv = FindKernel("CONV_2D");
+  const KernelEntry* conv = FindKernelEntry("CONV_2D");
   ASSERT_NE(conv, nullptr);
   EXPECT_GT(conv->init_bytes[0], conv->init_bytes[1]);  // OpDataConv holds pointers
 }

@@ -35,33 +35,33 @@ struct QuantParams {
 uint32_t Count(const TensorView& t) { return t.bytes / TypeSize(t.type); }
 
 // Common checks: one input, one output, same type and element count, type in the allowed set.
-Status CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16) {
+StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
   if (in->type != out->type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
                     TypeName(out->type));
   }
   const bool ok = in->type == TensorType::FLOAT32 || in->type == TensorType::INT8 ||
                   (allow_int16 && in->type == TensorType::INT16);
-  if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in->type));
+  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in->type));
   if (in->bytes != out->bytes) {
-    return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in->bytes, out->bytes);
+    return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in->bytes, out->bytes);
   }
   if (in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
-    return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+    return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status AllocParams(KernelContext& ctx, QuantParams** p) {
+StatusCode AllocParams(KernelContext& ctx, QuantParams** p) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(QuantParams), &mem));
   *p = static_cast<QuantParams*>(mem);
   **p = QuantParams{};
   ctx.set_op_data(*p);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 int32_t ClampI(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -69,7 +69,7 @@ int32_t ClampI(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi
 // Eval of LEAKY_RELU, RELU and RELU6: one elementwise pass, float through f(p, x), int8 / int16
 // through q(p, int32 x) (its int32 result is narrowed to the output type).
 template <typename FloatFn, typename QuantFn>
-Status EvalElementwise(KernelContext& ctx, FloatFn f, QuantFn q) {
+StatusCode EvalElementwise(KernelContext& ctx, FloatFn f, QuantFn q) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -95,18 +95,18 @@ Status EvalElementwise(KernelContext& ctx, FloatFn f, QuantFn q) {
       break;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- LEAKY_RELU -------------------------------------------------------------------------------
-Status PrepareLeakyRelu(KernelContext& ctx) {
+StatusCode PrepareLeakyRelu(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
   const auto* opts = Options<tfl::LeakyReluOptions>(ctx);
   p->alpha = opts != nullptr ? opts->alpha() : 0.0f;
-  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
   p->in_zp = in.zero_point;
   p->out_zp = out.zero_point;
   int shift = 0;
@@ -116,10 +116,10 @@ Status PrepareLeakyRelu(KernelContext& ctx) {
   QuantizeMultiplier(static_cast<double>(in.scale / out.scale), &p->mult_b, &shift);
   p->shift_b = shift;
   QuantizedTypeRange(out.type, &p->lo, &p->hi);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalLeakyRelu(KernelContext& ctx) {
+StatusCode EvalLeakyRelu(KernelContext& ctx) {
   return EvalElementwise(
       ctx, [](const QuantParams& p, float x) { return x > 0 ? x : x * p.alpha; },
       [](const QuantParams& p, int32_t x) {
@@ -131,14 +131,14 @@ Status EvalLeakyRelu(KernelContext& ctx) {
 }
 
 // ---- RELU -------------------------------------------------------------------------------------
-Status PrepareRelu(KernelContext& ctx) {
+StatusCode PrepareRelu(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
   if (in.type == TensorType::INT16 && (in.zero_point != 0 || out.zero_point != 0)) {
-    return ctx.Fail(Status::kInvalidModel, "int16 RELU needs zero points 0 (got %d, %d)", in.zero_point,
+    return ctx.Fail(StatusCode::kInvalidModel, "int16 RELU needs zero points 0 (got %d, %d)", in.zero_point,
                     out.zero_point);
   }
   int shift = 0;
@@ -149,10 +149,10 @@ Status PrepareRelu(KernelContext& ctx) {
   QuantizedTypeRange(out.type, &p->lo, &p->hi);
   // roundf(0 / scale) is 0: the lower bound is the output zero point.
   if (out.zero_point > p->lo) p->lo = out.zero_point;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalRelu(KernelContext& ctx) {
+StatusCode EvalRelu(KernelContext& ctx) {
   return EvalElementwise(
       ctx, [](const QuantParams&, float x) { return x < 0.0f ? 0.0f : x; },
       [](const QuantParams& p, int32_t x) {
@@ -161,12 +161,12 @@ Status EvalRelu(KernelContext& ctx) {
 }
 
 // ---- RELU6 ------------------------------------------------------------------------------------
-Status PrepareRelu6(KernelContext& ctx) {
+StatusCode PrepareRelu6(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
   int32_t tmin = 0, tmax = 0;
   QuantizedTypeRange(in.type, &tmin, &tmax);
   // TFLM FloatToQuantizedType: round(6 / scale) + zero_point, clamped to the type.
@@ -174,10 +174,10 @@ Status PrepareRelu6(KernelContext& ctx) {
   const int64_t six = (q > 2147483647.0f ? INT32_MAX : static_cast<int64_t>(q)) + in.zero_point;
   p->lo = in.zero_point;
   p->hi = static_cast<int32_t>(six < tmin ? tmin : (six > tmax ? tmax : six));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalRelu6(KernelContext& ctx) {
+StatusCode EvalRelu6(KernelContext& ctx) {
   return EvalElementwise(
       ctx, [](const QuantParams&, float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); },
       // Upper bound first, as TFLM (matters only if the bounds cross).
@@ -285,26 +285,26 @@ struct LogisticInt8 {
 };
 
 // Input rescaling to Q4.27 shared by int8 LOGISTIC and TANH (TFLM's prepare for both).
-Status PrepareQ4Input(KernelContext& ctx, const TensorView& in);
+StatusCode PrepareQ4Input(KernelContext& ctx, const TensorView& in);
 
-Status PrepareLogistic(KernelContext& ctx) {
+StatusCode PrepareLogistic(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, false));
-  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
   if (out.zero_point != -128) {
-    return ctx.Fail(Status::kInvalidModel, "int8 LOGISTIC needs output zero point -128, got %d", out.zero_point);
+    return ctx.Fail(StatusCode::kInvalidModel, "int8 LOGISTIC needs output zero point -128, got %d", out.zero_point);
   }
   return PrepareQ4Input(ctx, in);
 }
 
-Status PrepareTanh(KernelContext& ctx) {
+StatusCode PrepareTanh(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, false));
-  if (in.type == TensorType::FLOAT32) return Status::kOk;
+  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
   return PrepareQ4Input(ctx, in);
 }
 
-Status PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
+StatusCode PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(LogisticInt8), &mem));
   auto* d = static_cast<LogisticInt8*>(mem);
@@ -315,14 +315,14 @@ Status PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
   const double m = std::round(q * static_cast<double>(1LL << 31));
   d->multiplier = m >= 2147483647.0 ? INT32_MAX : static_cast<int32_t>(m);
   d->left_shift = shift;
-  if (shift < -31 || shift > 30) return ctx.Fail(Status::kUnsupported, "input scale out of range");
+  if (shift < -31 || shift > 30) return ctx.Fail(StatusCode::kUnsupported, "input scale out of range");
   // TFLM CalculateInputRadius(4, shift, 31).
   const double max_rescaled = 1.0 * ((1 << kInputIntegerBits) - 1) *
                               static_cast<double>(1LL << (31 - kInputIntegerBits)) / std::ldexp(1.0, shift);
   d->radius = max_rescaled >= 2147483647.0 ? INT32_MAX : static_cast<int32_t>(std::floor(max_rescaled));
   d->in_zp = in.zero_point;
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // int8 LOGISTIC / TANH: inputs beyond the radius saturate; the others are rescaled to Q4.27 and
@@ -351,14 +351,14 @@ void TanhInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n)
 }
 
 // ---- LOGISTIC / TANH (float) -----------------------------------------------------------------
-Status EvalLogistic(KernelContext& ctx) {
+StatusCode EvalLogistic(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const uint32_t n = Count(out);
   if (out.type == TensorType::INT8) {
     LogisticInt8Eval(*static_cast<const LogisticInt8*>(ctx.op_data()), in.As<int8_t>(), out.As<int8_t>(), n);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   const float* x = in.As<float>();
   float* y = out.As<float>();
@@ -368,22 +368,22 @@ Status EvalLogistic(KernelContext& ctx) {
     const float v = x[i];
     y[i] = v > cutoff_upper ? 1.0f : (v < cutoff_lower ? std::exp(v) : 1.0f / (1.0f + std::exp(-v)));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalTanh(KernelContext& ctx) {
+StatusCode EvalTanh(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const uint32_t n = Count(out);
   if (out.type == TensorType::INT8) {
     TanhInt8Eval(*static_cast<const LogisticInt8*>(ctx.op_data()), in.As<int8_t>(), out.As<int8_t>(), n);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   const float* x = in.As<float>();
   float* y = out.As<float>();
   for (uint32_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kLeakyRelu{"LEAKY_RELU", &PrepareLeakyRelu, &EvalLeakyRelu};

@@ -2,29 +2,29 @@
 
 namespace arenaplan::rt {
 
-Status GetBinaryTensors(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out) {
+StatusCode GetBinaryTensors(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, a));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, b));
   return RequireOutput(ctx, 0, out);
 }
 
-Status PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out) {
+StatusCode PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, a, b, out));
   if (a->type != out->type || b->type != out->type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a->type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input types %s, %s differ from output type %s", TypeName(a->type),
                     TypeName(b->type), TypeName(out->type));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
+StatusCode PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
                         Broadcast* bc) {
   if (!MakeBroadcast(a, b, out, bc)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
+    return ctx.Fail(StatusCode::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
                     a.rank, b.rank, out.rank);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 bool CalculateActivationRangeInt32(tfl::ActivationFunctionType act, float* act_min_f, float* act_max_f,

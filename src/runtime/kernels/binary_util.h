@@ -15,13 +15,13 @@
 namespace arenaplan::rt {
 
 // Inputs 0, 1 and output 0 (eval, or after the prepare checks).
-Status GetBinaryTensors(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out);
+StatusCode GetBinaryTensors(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out);
 
 // Prepare: exactly 2 inputs and 1 output, both input types equal to the output type.
-Status PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out);
+StatusCode PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* b, TensorView* out);
 
 // Prepare: fills *bc, or fails naming the ranks that do not broadcast to the output.
-Status PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
+StatusCode PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
                         Broadcast* bc);
 
 // The fused activation of an int32 op (TFLM CalculateActivationRange<int32_t>): the float range,
@@ -90,9 +90,9 @@ struct ArithmeticData {
 // Prepare of ADD, SUB and MUL: operands of the output's type (float32, int8, int16, int32), the
 // broadcast and the range of the fused activation in options Opts. int32 clamps to the truncated
 // float range if clamp_int32, else not at all (TFLM's ADD ignores the activation there).
-// int8/int16 need positive scales; prepare_quantized(a, b, out, &q) -> Status then fills the rest.
+// int8/int16 need positive scales; prepare_quantized(a, b, out, &q) -> StatusCode then fills the rest.
 template <typename Opts, typename Q, typename PrepareQuantized>
-Status PrepareArithmetic(KernelContext& ctx, bool clamp_int32, PrepareQuantized prepare_quantized) {
+StatusCode PrepareArithmetic(KernelContext& ctx, bool clamp_int32, PrepareQuantized prepare_quantized) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   RT_RETURN_IF_ERROR(RequireNumericType(ctx, out.type));
@@ -113,20 +113,20 @@ Status PrepareArithmetic(KernelContext& ctx, bool clamp_int32, PrepareQuantized 
     }
   } else {
     if (a.scale <= 0.0f || b.scale <= 0.0f || out.scale <= 0.0f) {
-      return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
     }
     RT_RETURN_IF_ERROR(prepare_quantized(a, b, out, &d->q));
     ok = CalculateActivationRangeQuantized(act, out, &d->q.act_min, &d->q.act_max);
   }
-  if (!ok) return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Eval of ADD, SUB and MUL (after PrepareArithmetic<..., Q>): float32 and int32 apply op and
 // clamp, int32 on uint32 so that it wraps like TFLM; int8/int16 call quantized(d, x, y, z).
 template <typename Q, typename Op, typename Quantized>
-Status EvalArithmetic(KernelContext& ctx, Op op, Quantized quantized) {
+StatusCode EvalArithmetic(KernelContext& ctx, Op op, Quantized quantized) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const ArithmeticData<Q>*>(ctx.op_data());
@@ -153,12 +153,12 @@ Status EvalArithmetic(KernelContext& ctx, Op op, Quantized quantized) {
     case TensorType::INT8: quantized(d, a.As<int8_t>(), b.As<int8_t>(), out.As<int8_t>()); break;
     default: quantized(d, a.As<int16_t>(), b.As<int16_t>(), out.As<int16_t>()); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Eval of ADD and SUB: combine(x, y) is the sum or the difference.
 template <typename Combine>
-Status EvalAddSub(KernelContext& ctx, Combine combine) {
+StatusCode EvalAddSub(KernelContext& ctx, Combine combine) {
   return EvalArithmetic<AddSubParams>(ctx, combine, [&](const auto& d, const auto* x, const auto* y, auto* z) {
     AddSubQuantized(d.bc, d.q, x, y, z, combine);
   });

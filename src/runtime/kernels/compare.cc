@@ -37,26 +37,26 @@ bool Apply(Cmp c, T a, T b) {
 }
 
 template <bool equality>  // EQUAL / NOT_EQUAL also take bool
-Status PrepareCompare(KernelContext& ctx) {
+StatusCode PrepareCompare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   if (a.type != b.type) {
-    return ctx.Fail(Status::kInvalidModel, "input types %s and %s differ", TypeName(a.type), TypeName(b.type));
+    return ctx.Fail(StatusCode::kInvalidModel, "input types %s and %s differ", TypeName(a.type), TypeName(b.type));
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::BOOL, "output"));
   const TensorType t = a.type;
   const bool ok = t == TensorType::FLOAT32 || t == TensorType::INT32 || t == TensorType::INT64 ||
                   t == TensorType::INT8 || t == TensorType::UINT8 || t == TensorType::INT16 ||
                   (equality && t == TensorType::BOOL);
-  if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
+  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(t));
   CompareData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, &d->bc));
   if (t == TensorType::INT8 || t == TensorType::UINT8) {
     // TFLM requires multipliers in (0, 1) here (a larger one would shift by a negative amount).
     if (!(a.scale > 0.0f && a.scale < 1.0f && b.scale > 0.0f && b.scale < 1.0f)) {
-      return ctx.Fail(Status::kUnsupported, "quantized comparison needs input scales in (0, 1)");
+      return ctx.Fail(StatusCode::kUnsupported, "quantized comparison needs input scales in (0, 1)");
     }
     d->off1 = -a.zero_point;
     d->off2 = -b.zero_point;
@@ -67,7 +67,7 @@ Status PrepareCompare(KernelContext& ctx) {
     d->shift2 = s;
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -88,7 +88,7 @@ void CompareQuant(const CompareData& d, Cmp c, const T* x, const T* y, bool* z) 
 }
 
 template <Cmp c>
-Status EvalCompare(KernelContext& ctx) {
+StatusCode EvalCompare(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const CompareData*>(ctx.op_data());
@@ -102,23 +102,23 @@ Status EvalCompare(KernelContext& ctx) {
     case TensorType::INT8: CompareQuant(d, c, a.As<int8_t>(), b.As<int8_t>(), z); break;
     default: CompareQuant(d, c, a.As<uint8_t>(), b.As<uint8_t>(), z); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- MINIMUM / MAXIMUM ------------------------------------------------------------------------
-Status PrepareMinMax(KernelContext& ctx) {
+StatusCode PrepareMinMax(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const TensorType t = out.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16 && t != TensorType::INT32 &&
       t != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(t));
   }
   Broadcast* bc = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &bc));
   RT_RETURN_IF_ERROR(PrepareBroadcast(ctx, a, b, out, bc));
   ctx.set_op_data(bc);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -131,7 +131,7 @@ void MinMax(const Broadcast& bc, bool is_max, const T* x, const T* y, T* z) {
 }
 
 template <bool is_max>
-Status EvalMinMax(KernelContext& ctx) {
+StatusCode EvalMinMax(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& bc = *static_cast<const Broadcast*>(ctx.op_data());
@@ -142,7 +142,7 @@ Status EvalMinMax(KernelContext& ctx) {
     case TensorType::INT32: MinMax(bc, is_max, a.As<int32_t>(), b.As<int32_t>(), out.As<int32_t>()); break;
     default: MinMax(bc, is_max, a.As<int64_t>(), b.As<int64_t>(), out.As<int64_t>()); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- ARG_MAX / ARG_MIN -------------------------------------------------------------------------
@@ -151,7 +151,7 @@ struct ArgData {
   int32_t axis_size;
 };
 
-Status PrepareArg(KernelContext& ctx) {
+StatusCode PrepareArg(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, axis_t, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -160,14 +160,14 @@ Status PrepareArg(KernelContext& ctx) {
   const TensorType t = in.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::UINT8 && t != TensorType::INT16 &&
       t != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(t));
   }
   if (out.type != TensorType::INT32 && out.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported", TypeName(out.type));
   }
   int64_t axis = 0;
   RT_RETURN_IF_ERROR(ReadConstantAxis(ctx, axis_t, in.rank, &axis));
-  if (in.dims[axis] < 1) return ctx.Fail(Status::kInvalidModel, "reduced axis is empty");
+  if (in.dims[axis] < 1) return ctx.Fail(StatusCode::kInvalidModel, "reduced axis is empty");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(ArgData), &mem));
   auto* d = static_cast<ArgData*>(mem);
@@ -177,11 +177,11 @@ Status PrepareArg(KernelContext& ctx) {
   for (int32_t a = static_cast<int32_t>(axis) + 1; a < in.rank; ++a) d->inner *= in.dims[a];
   d->axis_size = in.dims[axis];
   if (ElementCount(out) != d->outer * d->inner) {
-    return ctx.Fail(Status::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
                     static_cast<int>(d->outer * d->inner));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -208,7 +208,7 @@ void ArgOf(const ArgData& d, bool is_max, const T* x, const TensorView& out) {
 }
 
 template <bool is_max>
-Status EvalArg(KernelContext& ctx) {
+StatusCode EvalArg(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -220,7 +220,7 @@ Status EvalArg(KernelContext& ctx) {
     case TensorType::INT16: ArgOf(d, is_max, in.As<int16_t>(), out); break;
     default: ArgOf(d, is_max, in.As<int32_t>(), out); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

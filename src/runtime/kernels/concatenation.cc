@@ -17,27 +17,27 @@ struct ConcatData {
   int64_t copy_bytes[kMaxInputs];   // per input: dim[axis] x inner x element size
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   const uint32_t n = ctx.num_inputs();
   if (n < 1 || n > kMaxInputs || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kUnsupported, "expected 1..10 inputs and 1 output, got %u and %u", n, ctx.num_outputs());
+    return ctx.Fail(StatusCode::kUnsupported, "expected 1..10 inputs and 1 output, got %u and %u", n, ctx.num_outputs());
   }
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const TensorType t = out.type;
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16 && t != TensorType::INT32 &&
       t != TensorType::INT64 && t != TensorType::BOOL) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(t));
   }
   const auto* opts = Options<tfl::ConcatenationOptions>(ctx);
   if (opts != nullptr && opts->fused_activation_function() != tfl::ActivationFunctionType::NONE) {
-    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported",
+    return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported",
                     static_cast<int>(opts->fused_activation_function()));
   }
   int32_t axis = opts != nullptr ? opts->axis() : 0;
   if (axis < 0) axis += out.rank;
   if (out.rank < 1 || axis < 0 || axis >= out.rank) {
-    return ctx.Fail(Status::kInvalidModel, "axis %d out of range for rank %d", opts != nullptr ? opts->axis() : 0,
+    return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range for rank %d", opts != nullptr ? opts->axis() : 0,
                     out.rank);
   }
   void* mem = nullptr;
@@ -52,28 +52,28 @@ Status Prepare(KernelContext& ctx) {
     TensorView in;
     RT_RETURN_IF_ERROR(RequireInput(ctx, k, &in));
     if (in.type != t) {
-      return ctx.Fail(Status::kInvalidModel, "input %u has type %s, output %s", k, TypeName(in.type), TypeName(t));
+      return ctx.Fail(StatusCode::kInvalidModel, "input %u has type %s, output %s", k, TypeName(in.type), TypeName(t));
     }
     if (in.rank != out.rank) {
-      return ctx.Fail(Status::kInvalidModel, "input %u has rank %d, output %d", k, in.rank, out.rank);
+      return ctx.Fail(StatusCode::kInvalidModel, "input %u has rank %d, output %d", k, in.rank, out.rank);
     }
     for (int32_t a = 0; a < out.rank; ++a) {
       if (a != axis && in.dims[a] != out.dims[a]) {
-        return ctx.Fail(Status::kInvalidModel, "input %u dim %d is %d, output %d", k, a, in.dims[a], out.dims[a]);
+        return ctx.Fail(StatusCode::kInvalidModel, "input %u dim %d is %d, output %d", k, a, in.dims[a], out.dims[a]);
       }
     }
     axis_sum += in.dims[axis];
     d->copy_bytes[k] = in.dims[axis] * inner;
   }
   if (axis_sum != out.dims[axis]) {
-    return ctx.Fail(Status::kInvalidModel, "inputs sum to %d along axis %d, output has %d", static_cast<int>(axis_sum),
+    return ctx.Fail(StatusCode::kInvalidModel, "inputs sum to %d along axis %d, output has %d", static_cast<int>(axis_sum),
                     axis, out.dims[axis]);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const auto* d = static_cast<const ConcatData*>(ctx.op_data());
@@ -93,7 +93,7 @@ Status Eval(KernelContext& ctx) {
       dst += b;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kConcatenation{"CONCATENATION", &Prepare, &Eval};

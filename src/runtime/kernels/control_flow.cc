@@ -12,16 +12,16 @@ namespace arenaplan::rt {
 namespace {
 
 // dst <- src, sizes must agree (TFLM copies EvalTensorBytes of the destination).
-Status CopyView(KernelContext& ctx, const TensorView& dst, const TensorView& src, const char* what, uint32_t k) {
+StatusCode CopyView(KernelContext& ctx, const TensorView& dst, const TensorView& src, const char* what, uint32_t k) {
   if (dst.bytes != src.bytes) {
-    return ctx.Fail(Status::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, dst.bytes, src.bytes);
+    return ctx.Fail(StatusCode::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, dst.bytes, src.bytes);
   }
-  if (dst.bytes == 0 || dst.data == src.data) return Status::kOk;
+  if (dst.bytes == 0 || dst.data == src.data) return StatusCode::kOk;
   if (dst.data == nullptr || src.data == nullptr) {
-    return ctx.Fail(Status::kBadState, "%s %u: tensor has no memory", what, k);
+    return ctx.Fail(StatusCode::kBadState, "%s %u: tensor has no memory", what, k);
   }
   std::memmove(dst.data, src.data, dst.bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Tensors that values move between: the op's inputs from `at` on, its outputs, or the inputs or
@@ -41,7 +41,7 @@ struct Tensors {
 };
 
 // to[k] <- from[k] for k < n.
-Status CopyTensors(KernelContext& ctx, Tensors from, Tensors to, uint32_t n) {
+StatusCode CopyTensors(KernelContext& ctx, Tensors from, Tensors to, uint32_t n) {
   const char* what = to.kind == Tensors::kOpOutputs ? "output" : "subgraph input";
   for (uint32_t k = 0; k < n; ++k) {
     TensorView src, dst;
@@ -49,42 +49,42 @@ Status CopyTensors(KernelContext& ctx, Tensors from, Tensors to, uint32_t n) {
     to.Get(ctx, k, &dst);
     RT_RETURN_IF_ERROR(CopyView(ctx, dst, src, what, k));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Op inputs [first, n) -> inputs 0.. of subgraph s.
-Status OpInputsToSubgraph(KernelContext& ctx, uint32_t first, uint32_t s) {
+StatusCode OpInputsToSubgraph(KernelContext& ctx, uint32_t first, uint32_t s) {
   const uint32_t n = ctx.num_inputs() > first ? ctx.num_inputs() - first : 0;
   return CopyTensors(ctx, {Tensors::kOpInputs, first}, {Tensors::kSubgraphInputs, s}, n);
 }
 
-Status OpInputsToOpOutputs(KernelContext& ctx) {
+StatusCode OpInputsToOpOutputs(KernelContext& ctx) {
   return CopyTensors(ctx, {Tensors::kOpInputs, 0}, {Tensors::kOpOutputs, 0}, ctx.num_outputs());
 }
 
-Status OpOutputsToSubgraphInputs(KernelContext& ctx, uint32_t s) {
+StatusCode OpOutputsToSubgraphInputs(KernelContext& ctx, uint32_t s) {
   return CopyTensors(ctx, {Tensors::kOpOutputs, 0}, {Tensors::kSubgraphInputs, s}, ctx.num_outputs());
 }
 
-Status SubgraphOutputsToOpOutputs(KernelContext& ctx, uint32_t s) {
+StatusCode SubgraphOutputsToOpOutputs(KernelContext& ctx, uint32_t s) {
   return CopyTensors(ctx, {Tensors::kSubgraphOutputs, s}, {Tensors::kOpOutputs, 0}, ctx.num_outputs());
 }
 
 // Prepare: the subgraph index the options' getter `index` gives (0 without options) must exist.
 template <typename O>
-Status ReadSubgraph(KernelContext& ctx, int32_t (O::*index)() const, const char* role, int32_t* s) {
+StatusCode ReadSubgraph(KernelContext& ctx, int32_t (O::*index)() const, const char* role, int32_t* s) {
   const O* o = Options<O>(ctx);
   *s = o != nullptr ? (o->*index)() : 0;
   if (*s < 0 || static_cast<uint32_t>(*s) >= ctx.num_subgraphs()) {
-    return ctx.Fail(Status::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, *s, ctx.num_subgraphs());
+    return ctx.Fail(StatusCode::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, *s, ctx.num_subgraphs());
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Sizes of the tensors copied between the op and subgraph s must agree (checked once, here).
-Status CheckSameBytes(KernelContext& ctx, const TensorView& a, const TensorView& b, const char* what, uint32_t k) {
-  if (a.bytes == b.bytes) return Status::kOk;
-  return ctx.Fail(Status::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, a.bytes, b.bytes);
+StatusCode CheckSameBytes(KernelContext& ctx, const TensorView& a, const TensorView& b, const char* what, uint32_t k) {
+  if (a.bytes == b.bytes) return StatusCode::kOk;
+  return ctx.Fail(StatusCode::kInvalidModel, "%s %u: %u bytes vs %u bytes", what, k, a.bytes, b.bytes);
 }
 
 // Op data of WHILE (cond, body) and IF (then, else): the two subgraphs it runs.
@@ -93,37 +93,37 @@ struct SubgraphPair {
   uint32_t second;
 };
 
-Status ReadCondition(KernelContext& ctx, const TensorView& cond, bool* value) {
+StatusCode ReadCondition(KernelContext& ctx, const TensorView& cond, bool* value) {
   if (cond.type != TensorType::BOOL || cond.bytes < 1 || cond.data == nullptr) {
-    return ctx.Fail(Status::kInvalidModel, "condition must be a non-empty BOOL tensor (got %s, %u bytes)",
+    return ctx.Fail(StatusCode::kInvalidModel, "condition must be a non-empty BOOL tensor (got %s, %u bytes)",
                     TypeName(cond.type), cond.bytes);
   }
   *value = *static_cast<const uint8_t*>(cond.data) != 0;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- WHILE ------------------------------------------------------------------------------------
 
-Status WhilePrepare(KernelContext& ctx) {
+StatusCode WhilePrepare(KernelContext& ctx) {
   int32_t cond = 0, body = 0;
   RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::WhileOptions::cond_subgraph_index, "cond", &cond));
   RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::WhileOptions::body_subgraph_index, "body", &body));
   const uint32_t n = ctx.num_inputs();
   if (ctx.subgraph_inputs_size(cond) != n || ctx.subgraph_inputs_size(body) != n || ctx.num_outputs() != n ||
       ctx.subgraph_outputs_size(body) != n) {
-    return ctx.Fail(Status::kInvalidModel,
+    return ctx.Fail(StatusCode::kInvalidModel,
                     "%u inputs, %u outputs; cond subgraph %d has %u inputs, body subgraph %d has %u inputs and %u "
                     "outputs (all must agree)",
                     n, ctx.num_outputs(), cond, ctx.subgraph_inputs_size(cond), body,
                     ctx.subgraph_inputs_size(body), ctx.subgraph_outputs_size(body));
   }
   if (ctx.subgraph_outputs_size(cond) < 1) {
-    return ctx.Fail(Status::kInvalidModel, "cond subgraph %d has no output", cond);
+    return ctx.Fail(StatusCode::kInvalidModel, "cond subgraph %d has no output", cond);
   }
   TensorView c;
   ctx.GetSubgraphOutput(cond, 0, &c);
   if (c.type != TensorType::BOOL || c.bytes < 1) {
-    return ctx.Fail(Status::kInvalidModel, "cond subgraph %d output 0 must be BOOL", cond);
+    return ctx.Fail(StatusCode::kInvalidModel, "cond subgraph %d output 0 must be BOOL", cond);
   }
   for (uint32_t k = 0; k < n; ++k) {
     TensorView in, out, ci, bi, bo;
@@ -140,7 +140,7 @@ Status WhilePrepare(KernelContext& ctx) {
   return SetOpData(ctx, SubgraphPair{static_cast<uint32_t>(cond), static_cast<uint32_t>(body)});
 }
 
-Status WhileEval(KernelContext& ctx) {
+StatusCode WhileEval(KernelContext& ctx) {
   const auto* d = static_cast<const SubgraphPair*>(ctx.op_data());
   const uint32_t cond = d->first, body = d->second;
   RT_RETURN_IF_ERROR(OpInputsToSubgraph(ctx, 0, cond));
@@ -160,26 +160,26 @@ Status WhileEval(KernelContext& ctx) {
     ctx.GetSubgraphOutput(cond, 0, &c);
     RT_RETURN_IF_ERROR(ReadCondition(ctx, c, &go));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- IF ---------------------------------------------------------------------------------------
 
-Status IfPrepare(KernelContext& ctx) {
+StatusCode IfPrepare(KernelContext& ctx) {
   int32_t then_s = 0, else_s = 0;
   RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::IfOptions::then_subgraph_index, "then", &then_s));
   RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::IfOptions::else_subgraph_index, "else", &else_s));
-  if (ctx.num_inputs() < 1) return ctx.Fail(Status::kInvalidModel, "IF needs a condition input");
+  if (ctx.num_inputs() < 1) return ctx.Fail(StatusCode::kInvalidModel, "IF needs a condition input");
   TensorView cond;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &cond));
   if (cond.type != TensorType::BOOL || cond.bytes < 1) {
-    return ctx.Fail(Status::kInvalidModel, "condition must be a non-empty BOOL tensor");
+    return ctx.Fail(StatusCode::kInvalidModel, "condition must be a non-empty BOOL tensor");
   }
   const uint32_t n = ctx.num_inputs() - 1;
   const int32_t branches[2] = {then_s, else_s};
   for (int32_t s : branches) {
     if (ctx.subgraph_inputs_size(s) != n || ctx.subgraph_outputs_size(s) != ctx.num_outputs()) {
-      return ctx.Fail(Status::kInvalidModel, "branch subgraph %d has %u inputs and %u outputs; op passes %u and takes %u",
+      return ctx.Fail(StatusCode::kInvalidModel, "branch subgraph %d has %u inputs and %u outputs; op passes %u and takes %u",
                       s, ctx.subgraph_inputs_size(s), ctx.subgraph_outputs_size(s), n, ctx.num_outputs());
     }
     for (uint32_t k = 0; k < n; ++k) {
@@ -198,7 +198,7 @@ Status IfPrepare(KernelContext& ctx) {
   return SetOpData(ctx, SubgraphPair{static_cast<uint32_t>(then_s), static_cast<uint32_t>(else_s)});
 }
 
-Status IfEval(KernelContext& ctx) {
+StatusCode IfEval(KernelContext& ctx) {
   const auto* d = static_cast<const SubgraphPair*>(ctx.op_data());
   TensorView cond;
   ctx.GetInput(0, &cond);
@@ -217,26 +217,26 @@ struct CallOnceData {
   bool has_run;
 };
 
-Status CallOncePrepare(KernelContext& ctx) {
+StatusCode CallOncePrepare(KernelContext& ctx) {
   int32_t init = 0;
   RT_RETURN_IF_ERROR(ReadSubgraph(ctx, &tfl::CallOnceOptions::init_subgraph_index, "init", &init));
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 0, 0));
   return SetOpData(ctx, CallOnceData{static_cast<uint32_t>(init), false});
 }
 
-Status CallOnceEval(KernelContext& ctx) {
+StatusCode CallOnceEval(KernelContext& ctx) {
   auto* d = static_cast<CallOnceData*>(ctx.op_data());
-  if (d->has_run) return Status::kOk;
+  if (d->has_run) return StatusCode::kOk;
   RT_RETURN_IF_ERROR(ctx.InvokeSubgraph(d->init));
   d->has_run = true;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // After Reset the next Invoke runs the init subgraph again, as a fresh interpreter would.
-Status CallOnceReset(KernelContext& ctx) {
+StatusCode CallOnceReset(KernelContext& ctx) {
   auto* d = static_cast<CallOnceData*>(ctx.op_data());
   if (d != nullptr) d->has_run = false;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kWhile{"WHILE", &WhilePrepare, &WhileEval};

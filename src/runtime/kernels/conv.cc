@@ -40,14 +40,14 @@ Geometry MakeGeometry(const TensorView& in, const TensorView& f, const TensorVie
   return g;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
   RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   if (in.dims[0] != out.dims[0] || f.dims[0] != out.dims[3] || f.dims[3] <= 0 || in.dims[3] % f.dims[3] != 0 ||
       in.dims[3] / f.dims[3] == 0 || out.dims[3] % (in.dims[3] / f.dims[3]) != 0) {
-    return ctx.Fail(Status::kInvalidModel,
+    return ctx.Fail(StatusCode::kInvalidModel,
                     "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in.dims[3],
                     f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
@@ -55,9 +55,9 @@ Status Prepare(KernelContext& ctx) {
   if (t.has_bias) {
     const TensorType want = in.type == TensorType::FLOAT32 ? TensorType::FLOAT32 : TensorType::INT32;
     const bool bias_ok = bias.type == want || (in.type == TensorType::INT16 && bias.type == TensorType::INT64);
-    if (!bias_ok) return ctx.Fail(Status::kUnsupported, "bias type %s not supported", TypeName(bias.type));
+    if (!bias_ok) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
     if (!HasShape(bias, -1) || ElementCount(bias) != channels || bias.data == nullptr) {
-      return ctx.Fail(Status::kInvalidModel, "bias must be constant with %d elements", channels);
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", channels);
     }
   }
   const auto* o = Options<tfl::Conv2DOptions>(ctx);
@@ -68,7 +68,7 @@ Status Prepare(KernelContext& ctx) {
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Adds one filter tap (n input channels) to acc in the reference kernels' order: float sums in
@@ -135,7 +135,7 @@ void EvalQuantized(const ConvData& d, const Geometry& g, const In* in, const int
   });
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
@@ -145,12 +145,12 @@ Status Eval(KernelContext& ctx) {
   switch (in.type) {
     case TensorType::FLOAT32:
       EvalFloat(*d, g, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
-      return Status::kOk;
+      return StatusCode::kOk;
     case TensorType::INT8:
       EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, g, in.As<int8_t>(), f.As<int8_t>(),
                                                       has_bias ? bias.As<int32_t>() : nullptr, d->q.input_offset,
                                                       d->q.output_offset, out.As<int8_t>());
-      return Status::kOk;
+      return StatusCode::kOk;
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
         EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, g, in.As<int16_t>(), f.As<int8_t>(),
@@ -160,9 +160,9 @@ Status Eval(KernelContext& ctx) {
                                                           has_bias ? bias.As<int32_t>() : nullptr, 0, 0,
                                                           out.As<int16_t>());
       }
-      return Status::kOk;
+      return StatusCode::kOk;
     default:
-      return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

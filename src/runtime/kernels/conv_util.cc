@@ -31,20 +31,20 @@ float ChannelScale(const TensorView& t, int32_t c) {
   return (t.scales != nullptr && t.num_channels > 1) ? t.scales[c] : t.scale;
 }
 
-Status PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
+StatusCode PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, int32_t channels, int32_t* multipliers,
                                      int32_t* shifts) {
   if (input.scale <= 0.0f || output.scale <= 0.0f || filter.num_channels < 1) {
-    return ctx.Fail(Status::kInvalidModel, "quantized input, filter and output need positive scales");
+    return ctx.Fail(StatusCode::kInvalidModel, "quantized input, filter and output need positive scales");
   }
   if (filter.num_channels > 1 && filter.num_channels != channels) {
-    return ctx.Fail(Status::kInvalidModel, "filter has %d per-channel scales for %d output channels",
+    return ctx.Fail(StatusCode::kInvalidModel, "filter has %d per-channel scales for %d output channels",
                     filter.num_channels, channels);
   }
   for (int32_t c = 0; c < channels; ++c) {
     const float s = ChannelScale(filter, c);
     if (!(s > 0.0f)) {
-      return ctx.Fail(Status::kInvalidModel, "filter scale of channel %d is not positive", c);
+      return ctx.Fail(StatusCode::kInvalidModel, "filter scale of channel %d is not positive", c);
     }
     const double effective =
         static_cast<double>(input.scale) * static_cast<double>(s) / static_cast<double>(output.scale);
@@ -52,10 +52,10 @@ Status PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input
     QuantizeMultiplier(effective, &multipliers[c], &shift);
     shifts[c] = shift;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
+StatusCode GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
   // Required inputs in index order, so a missing one is reported as before.
   if (input_index < filter_index) {
     RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &t->in));
@@ -67,22 +67,22 @@ Status GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &t->out));
   const uint32_t bias_index = (input_index > filter_index ? input_index : filter_index) + 1;
   t->has_bias = ctx.GetInput(bias_index, &t->bias);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
+StatusCode PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t) {
   const uint32_t required = (input_index > filter_index ? input_index : filter_index) + 1;
   const uint32_t n_in = ctx.num_inputs();
   if ((n_in != required && n_in != required + 1) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expects %u or %u inputs and 1 output, got %u and %u", required,
+    return ctx.Fail(StatusCode::kInvalidModel, "expects %u or %u inputs and 1 output, got %u and %u", required,
                     required + 1, n_in, ctx.num_outputs());
   }
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, input_index, filter_index, t));
   if (t->in.type != t->out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(t->in.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(t->in.type),
                     TypeName(t->out.type));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 bool SupportedConvTypes(TensorType input, TensorType filter) {
@@ -91,46 +91,46 @@ bool SupportedConvTypes(TensorType input, TensorType filter) {
          (input == TensorType::INT16 && filter == TensorType::INT8);
 }
 
-Status CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {
+StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {
   if (!SupportedConvTypes(t.in.type, t.filter.type)) {
-    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
+    return ctx.Fail(StatusCode::kUnsupported, "input %s with filter %s not supported (hybrid models are not)",
                     TypeName(t.in.type), TypeName(t.filter.type));
   }
   if (!HasShape(t.in, 4) || !HasShape(t.filter, 4) || !HasShape(t.out, 4)) {
-    return ctx.Fail(Status::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
+    return ctx.Fail(StatusCode::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
   }
-  if (t.filter.data == nullptr) return ctx.Fail(Status::kUnsupported, "filter must be a constant tensor");
-  return Status::kOk;
+  if (t.filter.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "filter must be a constant tensor");
+  return StatusCode::kOk;
 }
 
-Status PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
+StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
                          const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p) {
   p->multipliers = nullptr;
   p->shifts = nullptr;
   if (in.type == TensorType::FLOAT32) {
     if (!CalculateActivationRangeFloat(act, &p->act_min_f, &p->act_max_f)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+      return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->multipliers));
   RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->shifts));
   RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
   if (!CalculateActivationRangeQuantized(act, out, &p->act_min, &p->act_max)) {
-    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
   p->input_offset = -in.zero_point;
   p->output_offset = out.zero_point;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out) {
+StatusCode AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out) {
   void* mem = nullptr;
   const uint32_t n = count > 0 ? static_cast<uint32_t>(count) : 1u;
-  if (n > (1u << 28)) return ctx.Fail(Status::kInvalidModel, "channel count %d too large", count);
+  if (n > (1u << 28)) return ctx.Fail(StatusCode::kInvalidModel, "channel count %d too large", count);
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(n * 4u, &mem));
   *out = static_cast<int32_t*>(mem);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 bool HasShape(const TensorView& t, int32_t rank) {

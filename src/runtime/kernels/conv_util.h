@@ -37,7 +37,7 @@ float ChannelScale(const TensorView& t, int32_t c);
 // Fills multipliers[c], shifts[c] (c < channels) from the input, filter and output scales. Fails
 // (naming the problem) when a scale is not positive or a per-channel filter has a scale count
 // different from `channels`.
-Status PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
+StatusCode PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, int32_t channels, int32_t* multipliers,
                                      int32_t* shifts);
 
@@ -48,18 +48,18 @@ struct ConvTensors {
 };
 
 // Fetches the tensors (bias is the input after input and filter). Eval only: no checks.
-Status GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
+StatusCode GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
 
 // Prepare checks shared by CONV_2D, DEPTHWISE_CONV_2D, TRANSPOSE_CONV and FULLY_CONNECTED: the
 // input count allows the optional bias, one output, input type equals output type.
-Status PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
+StatusCode PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
 
 // float x float, int8 x int8, int16 x int8: the (input, filter) pairs TFLM's reference kernels run.
 bool SupportedConvTypes(TensorType input, TensorType filter);
 
 // The checks the 2D convolutions share: supported type pair (hybrid models are not), rank-4 input,
 // filter and output with data, constant filter.
-Status CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t);
+StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t);
 
 // Strides, dilations and padding of a 2D convolution window.
 struct ConvWindow {
@@ -70,20 +70,20 @@ struct ConvWindow {
 // Reads strides and dilations from Conv2DOptions / DepthwiseConv2DOptions (nullptr: 1, 1, SAME),
 // checks them and computes the padding for input `in` and filter `filter`.
 template <typename Options>
-Status PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
+StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
                          ConvWindow* w) {
   w->stride_h = o != nullptr ? o->stride_h() : 1;
   w->stride_w = o != nullptr ? o->stride_w() : 1;
   w->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
   w->dilation_w = o != nullptr ? o->dilation_w_factor() : 1;
   if (w->stride_h < 1 || w->stride_w < 1 || w->dilation_h < 1 || w->dilation_w < 1) {
-    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) and dilations (%d, %d) must be >= 1", w->stride_h,
+    return ctx.Fail(StatusCode::kInvalidModel, "strides (%d, %d) and dilations (%d, %d) must be >= 1", w->stride_h,
                     w->stride_w, w->dilation_h, w->dilation_w);
   }
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1],
                             in.dims[2], filter.dims[1], filter.dims[2]);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Output stage of a convolution-like op: float clamp, or per-channel requantization and clamp.
@@ -97,7 +97,7 @@ struct ConvOutputParams {
 
 // Prepare: float activation range for float input; otherwise `channels` per-channel multipliers
 // (PopulatePerChannelMultipliers), the quantized activation range and the zero-point offsets.
-Status PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
+StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
                          const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p);
 
 // Float activation clamp, in the reference kernels' order (max first, then min).
@@ -120,7 +120,7 @@ inline int32_t WrappingAdd(int32_t a, int32_t b) {
 inline int64_t WrappingAdd(int64_t a, int64_t b) { return a + b; }  // int64 accumulators cannot overflow
 
 // Allocates `count` int32 values of persistent memory (prepare only).
-Status AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out);
+StatusCode AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out);
 
 // True when the view holds at least its dims' worth of elements of its type (guards kernels
 // against short constant buffers), and rank == `rank` (when rank >= 0).

@@ -21,7 +21,7 @@ struct DepthwiseData {
   ConvOutputParams q;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
   RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
@@ -29,7 +29,7 @@ Status Prepare(KernelContext& ctx) {
   const int32_t in_d = in.dims[3];
   const int32_t out_d = out.dims[3];
   if (in.dims[0] != out.dims[0] || f.dims[0] != 1 || f.dims[3] != out_d || in_d <= 0 || out_d % in_d != 0) {
-    return ctx.Fail(Status::kInvalidModel,
+    return ctx.Fail(StatusCode::kInvalidModel,
                     "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in_d,
                     f.dims[0], f.dims[1], f.dims[2], f.dims[3], out_d);
   }
@@ -37,9 +37,9 @@ Status Prepare(KernelContext& ctx) {
     TensorType want = TensorType::INT32;
     if (in.type == TensorType::FLOAT32) want = TensorType::FLOAT32;
     if (in.type == TensorType::INT16) want = TensorType::INT64;
-    if (bias.type != want) return ctx.Fail(Status::kUnsupported, "bias type %s not supported", TypeName(bias.type));
+    if (bias.type != want) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
     if (!HasShape(bias, -1) || ElementCount(bias) != out_d || bias.data == nullptr) {
-      return ctx.Fail(Status::kInvalidModel, "bias must be constant with %d elements", out_d);
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", out_d);
     }
   }
   const auto* o = Options<tfl::DepthwiseConv2DOptions>(ctx);
@@ -51,7 +51,7 @@ Status Prepare(KernelContext& ctx) {
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, out_d, &d->q));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // One multiply-accumulate step, in the reference kernels' operand order.
@@ -101,7 +101,7 @@ void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, c
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
@@ -113,7 +113,7 @@ Status Eval(KernelContext& ctx) {
       auto finish = [&q](float total, float b, int32_t) { return ClampConvOutput(q, total + b); };
       Run<float, float, float, float, float>(*d, in, f, out, in.As<float>(), f.As<float>(),
                                              has_bias ? bias.As<float>() : nullptr, out.As<float>(), 0, finish);
-      return Status::kOk;
+      return StatusCode::kOk;
     }
     case TensorType::INT8: {
       auto finish = [&q](int32_t acc, int32_t b, int32_t oc) {
@@ -122,7 +122,7 @@ Status Eval(KernelContext& ctx) {
       Run<int8_t, int8_t, int32_t, int32_t, int8_t>(
           *d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr,
           out.As<int8_t>(), q.input_offset, finish);
-      return Status::kOk;
+      return StatusCode::kOk;
     }
     case TensorType::INT16: {
       auto finish = [&q](int64_t acc, int64_t b, int32_t oc) {
@@ -131,10 +131,10 @@ Status Eval(KernelContext& ctx) {
       Run<int16_t, int8_t, int64_t, int64_t, int16_t>(*d, in, f, out, in.As<int16_t>(), f.As<int8_t>(),
                                                        has_bias ? bias.As<int64_t>() : nullptr,
                                                        out.As<int16_t>(), 0, finish);
-      return Status::kOk;
+      return StatusCode::kOk;
     }
     default:
-      return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

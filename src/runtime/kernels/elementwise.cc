@@ -12,19 +12,19 @@ namespace {
 
 enum class Fn : uint8_t { kAbs, kCeil, kCos, kExp, kFloor, kLog, kNeg, kRound, kRsqrt, kSin, kSqrt, kSquare };
 
-Status PrepareUnary(KernelContext& ctx, TensorType type) {
+StatusCode PrepareUnary(KernelContext& ctx, TensorType type) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, type, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, type, "output"));
-  if (in.bytes != out.bytes) return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
-  return Status::kOk;
+  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  return StatusCode::kOk;
 }
 
-Status PrepareFloat(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::FLOAT32); }
-Status PrepareBool(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::BOOL); }
+StatusCode PrepareFloat(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::FLOAT32); }
+StatusCode PrepareBool(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::BOOL); }
 
 float RoundToNearestEven(float v) {
   const float f = std::floor(v);
@@ -55,22 +55,22 @@ void Loop(const float* x, float* y, uint32_t n) {
 }
 
 template <Fn F>
-Status EvalFloat(KernelContext& ctx) {
+StatusCode EvalFloat(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   Loop<F>(in.As<float>(), out.As<float>(), out.bytes / 4);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalLogicalNot(KernelContext& ctx) {
+StatusCode EvalLogicalNot(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const bool* x = in.As<bool>();
   bool* y = out.As<bool>();
   for (uint32_t i = 0; i < out.bytes; ++i) y[i] = !x[i];
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kAbs{"ABS", &PrepareFloat, &EvalFloat<Fn::kAbs>};

@@ -26,19 +26,19 @@ struct FcData {
   int32_t* shifts;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const bool has_bias = t.has_bias;
   if (!SupportedConvTypes(in.type, f.type)) {
-    return ctx.Fail(Status::kUnsupported, "input %s with filter %s not supported", TypeName(in.type),
+    return ctx.Fail(StatusCode::kUnsupported, "input %s with filter %s not supported", TypeName(in.type),
                     TypeName(f.type));
   }
   if (!HasShape(in, -1) || !HasShape(f, -1) || !HasShape(out, -1) || f.rank < 2 || out.rank < 1) {
-    return ctx.Fail(Status::kInvalidModel, "filter must have rank >= 2 and output rank >= 1, with data");
+    return ctx.Fail(StatusCode::kInvalidModel, "filter must have rank >= 2 and output rank >= 1, with data");
   }
-  if (f.data == nullptr) return ctx.Fail(Status::kUnsupported, "weights must be a constant tensor");
+  if (f.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "weights must be a constant tensor");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(FcData), &mem));
   auto* d = static_cast<FcData*>(mem);
@@ -47,48 +47,48 @@ Status Prepare(KernelContext& ctx) {
   d->batches = d->units > 0 ? static_cast<int32_t>(ElementCount(out) / d->units) : 0;
   if (d->units > Dim(f, -2) || (in.type == TensorType::FLOAT32 && d->units != Dim(f, -2)) ||
       static_cast<int64_t>(d->batches) * d->depth > ElementCount(in)) {
-    return ctx.Fail(Status::kInvalidModel, "shapes do not match: weights [.., %d, %d], output units %d, input has %d elements",
+    return ctx.Fail(StatusCode::kInvalidModel, "shapes do not match: weights [.., %d, %d], output units %d, input has %d elements",
                     Dim(f, -2), d->depth, d->units, static_cast<int32_t>(ElementCount(in)));
   }
   if (has_bias) {
     TensorType want = in.type == TensorType::FLOAT32 ? TensorType::FLOAT32 : TensorType::INT32;
     const bool bias_ok = bias.type == want || (in.type == TensorType::INT16 && bias.type == TensorType::INT64);
-    if (!bias_ok) return ctx.Fail(Status::kUnsupported, "bias type %s not supported", TypeName(bias.type));
+    if (!bias_ok) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
     if (!HasShape(bias, -1) || ElementCount(bias) < d->units || bias.data == nullptr) {
-      return ctx.Fail(Status::kInvalidModel, "bias must be constant with %d elements", d->units);
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", d->units);
     }
   }
   const auto* o = Options<tfl::FullyConnectedOptions>(ctx);
   if (o != nullptr && o->weights_format() != 0) {
-    return ctx.Fail(Status::kUnsupported, "shuffled weights format %d not supported", o->weights_format());
+    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", o->weights_format());
   }
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   d->multipliers = nullptr;
   d->shifts = nullptr;
   if (in.type == TensorType::FLOAT32) {
     if (!CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)) {
-      return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+      return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
     }
     ctx.set_op_data(d);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (in.scale <= 0.0f || out.scale <= 0.0f || f.num_channels < 1) {
-    return ctx.Fail(Status::kInvalidModel, "quantized input, weights and output need positive scales");
+    return ctx.Fail(StatusCode::kInvalidModel, "quantized input, weights and output need positive scales");
   }
   if (f.num_channels > 1) {
     if (in.type != TensorType::INT8) {
-      return ctx.Fail(Status::kUnsupported, "per-channel weights are supported for int8 input only");
+      return ctx.Fail(StatusCode::kUnsupported, "per-channel weights are supported for int8 input only");
     }
     if (f.quantized_dimension < 0 || f.quantized_dimension >= f.rank ||
         f.num_channels != f.dims[f.quantized_dimension] || f.num_channels < d->units) {
-      return ctx.Fail(Status::kInvalidModel, "weights have %d scales along dimension %d", f.num_channels,
+      return ctx.Fail(StatusCode::kInvalidModel, "weights have %d scales along dimension %d", f.num_channels,
                       f.quantized_dimension);
     }
     RT_RETURN_IF_ERROR(AllocateInt32(ctx, f.num_channels, &d->multipliers));
     RT_RETURN_IF_ERROR(AllocateInt32(ctx, f.num_channels, &d->shifts));
     RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, f, out, f.num_channels, d->multipliers, d->shifts));
   } else {
-    if (!(f.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "weights scale is not positive");
+    if (!(f.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "weights scale is not positive");
     // TFLM GetQuantizedConvolutionMultipler: the product is taken in float, then widened.
     const double real = static_cast<double>(in.scale * f.scale) / static_cast<double>(out.scale);
     int shift = 0;
@@ -99,10 +99,10 @@ Status Prepare(KernelContext& ctx) {
   d->filter_offset = -f.zero_point;
   d->output_offset = out.zero_point;
   if (!CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max)) {
-    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void EvalFloat(const FcData& d, const float* in, const float* w, const float* bias, float* out) {
@@ -142,7 +142,7 @@ void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* b
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
@@ -151,13 +151,13 @@ Status Eval(KernelContext& ctx) {
   switch (in.type) {
     case TensorType::FLOAT32:
       EvalFloat(*d, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
-      return Status::kOk;
+      return StatusCode::kOk;
     case TensorType::INT8:
       EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, in.As<int8_t>(), f.As<int8_t>(),
                                                       has_bias ? bias.As<int32_t>() : nullptr,
                                                       d->multipliers != nullptr ? 0 : d->filter_offset,
                                                       d->output_offset, out.As<int8_t>());
-      return Status::kOk;
+      return StatusCode::kOk;
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
         EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, in.As<int16_t>(), f.As<int8_t>(), bias.As<int64_t>(),
@@ -167,9 +167,9 @@ Status Eval(KernelContext& ctx) {
                                                           has_bias ? bias.As<int32_t>() : nullptr,
                                                           d->filter_offset, 0, out.As<int16_t>());
       }
-      return Status::kOk;
+      return StatusCode::kOk;
     default:
-      return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

@@ -25,20 +25,20 @@ int64_t Product(const int32_t* dims, int32_t from, int32_t to) {
 
 // Prepare of GATHER and GATHER_ND: two inputs, params of the output's fixed-size type, int32 or
 // int64 indices.
-Status PrepareTensors(KernelContext& ctx, TensorView* params, TensorView* indices, TensorView* out) {
+StatusCode PrepareTensors(KernelContext& ctx, TensorView* params, TensorView* indices, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, params, indices, out));
   if (params->type != out->type) {
-    return ctx.Fail(Status::kInvalidModel, "params type %s differs from output type %s", TypeName(params->type),
+    return ctx.Fail(StatusCode::kInvalidModel, "params type %s differs from output type %s", TypeName(params->type),
                     TypeName(out->type));
   }
   if (TypeSize(params->type) == 0) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(params->type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(params->type));
   }
   if (!IsIndexType(indices->type)) {
-    return ctx.Fail(Status::kUnsupported, "indices type %s not supported", TypeName(indices->type));
+    return ctx.Fail(StatusCode::kUnsupported, "indices type %s not supported", TypeName(indices->type));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- GATHER ---------------------------------------------------------------------------------
@@ -47,7 +47,7 @@ struct GatherData {
   int32_t batch_dims;
 };
 
-Status PrepareGather(KernelContext& ctx) {
+StatusCode PrepareGather(KernelContext& ctx) {
   TensorView params, indices, out;
   RT_RETURN_IF_ERROR(PrepareTensors(ctx, &params, &indices, &out));
   const auto* opts = Options<tfl::GatherOptions>(ctx);
@@ -55,14 +55,14 @@ Status PrepareGather(KernelContext& ctx) {
   int32_t batch_dims = opts != nullptr ? opts->batch_dims() : 0;
   if (axis < 0) axis += params.rank;
   if (batch_dims < 0) batch_dims += indices.rank;
-  if (axis < 0 || axis >= params.rank) return ctx.Fail(Status::kInvalidModel, "axis out of range for rank %d", params.rank);
+  if (axis < 0 || axis >= params.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", params.rank);
   if (batch_dims < 0 || batch_dims > axis || batch_dims > indices.rank) {
-    return ctx.Fail(Status::kInvalidModel, "batch_dims %d invalid (axis %d, indices rank %d)", batch_dims, axis,
+    return ctx.Fail(StatusCode::kInvalidModel, "batch_dims %d invalid (axis %d, indices rank %d)", batch_dims, axis,
                     indices.rank);
   }
   for (int32_t a = 0; a < batch_dims; ++a) {
     if (params.dims[a] != indices.dims[a]) {
-      return ctx.Fail(Status::kInvalidModel, "batch dim %d differs between params and indices", a);
+      return ctx.Fail(StatusCode::kInvalidModel, "batch dim %d differs between params and indices", a);
     }
   }
   // Output shape: params[:axis] + indices[batch_dims:] + params[axis+1:].
@@ -79,11 +79,11 @@ Status PrepareGather(KernelContext& ctx) {
     }
     ok = out.dims[a] == want;
   }
-  if (!ok) return ctx.Fail(Status::kInvalidModel, "output shape does not match params/indices/axis");
+  if (!ok) return ctx.Fail(StatusCode::kInvalidModel, "output shape does not match params/indices/axis");
   return SetOpData(ctx, GatherData{axis, batch_dims});
 }
 
-Status EvalGather(KernelContext& ctx) {
+StatusCode EvalGather(KernelContext& ctx) {
   TensorView params, indices, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &params, &indices, &out));
   const auto* d = static_cast<const GatherData*>(ctx.op_data());
@@ -99,7 +99,7 @@ Status EvalGather(KernelContext& ctx) {
       for (int64_t j = 0; j < coords; ++j) {
         const int64_t idx = IndexAt(indices, b * coords + j);
         if (idx < 0 || idx >= axis_size) {
-          return ctx.Fail(Status::kKernelError, "index %d out of range [0, %d)", static_cast<int>(idx),
+          return ctx.Fail(StatusCode::kKernelError, "index %d out of range [0, %d)", static_cast<int>(idx),
                           static_cast<int>(axis_size));
         }
         std::memcpy(dst + ((b * outer + i) * coords + j) * inner_bytes,
@@ -107,28 +107,28 @@ Status EvalGather(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- GATHER_ND ------------------------------------------------------------------------------
-Status PrepareGatherNd(KernelContext& ctx) {
+StatusCode PrepareGatherNd(KernelContext& ctx) {
   TensorView params, indices, out;
   RT_RETURN_IF_ERROR(PrepareTensors(ctx, &params, &indices, &out));
-  if (indices.rank < 1 || params.rank < 1) return ctx.Fail(Status::kInvalidModel, "params and indices need rank >= 1");
+  if (indices.rank < 1 || params.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "params and indices need rank >= 1");
   const int32_t nd = indices.dims[indices.rank - 1];
   if (nd < 0 || nd > params.rank) {
-    return ctx.Fail(Status::kInvalidModel, "index depth %d exceeds params rank %d", nd, params.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "index depth %d exceeds params rank %d", nd, params.rank);
   }
   const int64_t n_slices = Product(indices.dims, 0, indices.rank - 1);
   const int64_t slice = Product(params.dims, nd, params.rank);
   if (n_slices * slice != ElementCount(out)) {
-    return ctx.Fail(Status::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
                     static_cast<int>(n_slices * slice));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalGatherNd(KernelContext& ctx) {
+StatusCode EvalGatherNd(KernelContext& ctx) {
   TensorView params, indices, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &params, &indices, &out));
   const int32_t nd = indices.dims[indices.rank - 1];
@@ -143,15 +143,15 @@ Status EvalGatherNd(KernelContext& ctx) {
     for (int32_t j = 0; j < nd; ++j) {
       const int64_t v = IndexAt(indices, i * nd + j);
       if (v < 0 || v >= params.dims[j]) {
-        return ctx.Fail(Status::kKernelError, "index %d out of range on axis %d", static_cast<int>(v), j);
+        return ctx.Fail(StatusCode::kKernelError, "index %d out of range on axis %d", static_cast<int>(v), j);
       }
       from = from * params.dims[j] + v;
     }
     from *= slice;
-    if (from + slice > total) return ctx.Fail(Status::kKernelError, "slice out of range");
+    if (from + slice > total) return ctx.Fail(StatusCode::kKernelError, "slice out of range");
     std::memcpy(dst + i * slice * es, src + from * es, static_cast<size_t>(slice * es));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kGather{"GATHER", &PrepareGather, &EvalGather};

@@ -7,55 +7,55 @@
 namespace arenaplan::rt {
 
 // Prepare: input 0 and output 0, which must have the same type.
-inline Status RequireSameTypeIo(KernelContext& ctx, TensorView* in, TensorView* out) {
+inline StatusCode RequireSameTypeIo(KernelContext& ctx, TensorView* in, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
   if (in->type != out->type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
                     TypeName(out->type));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Prepare: t must be float32, int8, int16 or int32 (the types most arithmetic kernels run).
-inline Status RequireNumericType(KernelContext& ctx, TensorType t) {
+inline StatusCode RequireNumericType(KernelContext& ctx, TensorType t) {
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16 && t != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(t));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(t));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Prepare: the value of a constant axis tensor (one int32/int64), made non-negative and checked
 // against rank.
-inline Status ReadConstantAxis(KernelContext& ctx, const TensorView& axis_t, int32_t rank, int64_t* axis) {
-  if (axis_t.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant axis tensor is not supported");
+inline StatusCode ReadConstantAxis(KernelContext& ctx, const TensorView& axis_t, int32_t rank, int64_t* axis) {
+  if (axis_t.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "non-constant axis tensor is not supported");
   if (ElementCount(axis_t) != 1 || (axis_t.type != TensorType::INT32 && axis_t.type != TensorType::INT64)) {
-    return ctx.Fail(Status::kInvalidModel, "axis must be one int32/int64 value");
+    return ctx.Fail(StatusCode::kInvalidModel, "axis must be one int32/int64 value");
   }
   *axis = axis_t.type == TensorType::INT32 ? axis_t.As<int32_t>()[0] : axis_t.As<int64_t>()[0];
   if (*axis < 0) *axis += rank;
-  if (*axis < 0 || *axis >= rank) return ctx.Fail(Status::kInvalidModel, "axis out of range for rank %d", rank);
-  return Status::kOk;
+  if (*axis < 0 || *axis >= rank) return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", rank);
+  return StatusCode::kOk;
 }
 
 // Prepare: zero-initialised persistent op data of type T.
 template <typename T>
-Status AllocateOpData(KernelContext& ctx, T** out) {
+StatusCode AllocateOpData(KernelContext& ctx, T** out) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(T), &mem));
   *out = static_cast<T*>(mem);
   **out = T{};
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Prepare: persistent op data holding a copy of value, set as the op's data.
 template <typename T>
-Status SetOpData(KernelContext& ctx, const T& value) {
+StatusCode SetOpData(KernelContext& ctx, const T& value) {
   T* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   *d = value;
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

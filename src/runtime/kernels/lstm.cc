@@ -21,16 +21,25 @@ namespace arenaplan::rt {
 
 namespace {
 
+// Gates in TFLM's tensor order (offsets from the *Input* indices below).
+enum Gate : uint32_t { kGateInput = 0, kGateForget = 1, kGateCell = 2, kGateOutput = 3 };
+
 // Input indices (TFLite's lstm_shared.h).
 constexpr uint32_t kInput = 0;
-constexpr uint32_t kInputToInputWeights = 1;   // 1..4: input, forget, cell, output
+constexpr uint32_t kInputToInputWeights = 1;      // 1..4: input, forget, cell, output
+constexpr uint32_t kInputToForgetWeights = kInputToInputWeights + kGateForget;
 constexpr uint32_t kRecurrentToInputWeights = 5;  // 5..8
-constexpr uint32_t kInputGateBias = 12;        // 12..15
+constexpr uint32_t kCellToInputWeights = 9;       // 9..11: peephole (input, forget, output)
+constexpr uint32_t kInputGateBias = 12;           // 12..15
+constexpr uint32_t kForgetGateBias = kInputGateBias + kGateForget;
+constexpr uint32_t kProjectionWeights = 16;
+constexpr uint32_t kProjectionBias = 17;
 constexpr uint32_t kHiddenState = 18;
 constexpr uint32_t kCellState = 19;
-
-// Gates in TFLM's tensor order (offsets from the *Input* indices above).
-enum Gate : uint32_t { kGateInput = 0, kGateForget = 1, kGateCell = 2, kGateOutput = 3 };
+constexpr uint32_t kInputLayerNormWeights = 20;   // 20..23: layer-norm coefficients per gate
+constexpr uint32_t kNumInputs = 24;
+constexpr uint32_t kLastWeights = kRecurrentToInputWeights + kGateOutput;  // weights: 1..8
+constexpr uint32_t kLastBias = kInputGateBias + kGateOutput;               // biases: 12..15
 
 // sigmoid(i / 24) in unsigned Q0.16, i = 0..255; TFLM's sigmoid_table_uint16 (shared by its
 // int16 sigmoid and tanh, tanh(x) = 2 sigmoid(2x) - 1). The entries are not reproducible by
@@ -228,7 +237,7 @@ struct StepPos {
 
 // Data pointers only (a view per input would cost ~1.7 KB of stack); nullptr = omitted.
 struct Tensors {
-  void* in[24];
+  void* in[kNumInputs];
   void* out;
 };
 
@@ -393,25 +402,36 @@ void MakeMulParams(float s1, float s2, float out_scale, TensorType out_type, int
   }
 }
 
-Status CheckDims2(KernelContext& ctx, const TensorView& t, int32_t d0, int32_t d1, uint32_t index) {
+StatusCode CheckDims2(KernelContext& ctx, const TensorView& t, int32_t d0, int32_t d1, uint32_t index) {
   if (t.rank != 2 || t.dims[0] != d0 || t.dims[1] != d1) {
-    return ctx.Fail(Status::kInvalidModel, "input %u must have shape [%d, %d]", index, d0, d1);
+    return ctx.Fail(StatusCode::kInvalidModel, "input %u must have shape [%d, %d]", index, d0, d1);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) {
-  RT_RETURN_IF_ERROR(RequireCounts(ctx, 24, 1));
+StatusCode Prepare(KernelContext& ctx) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, kNumInputs, 1));
   // Views are fetched one at a time (a view costs ~40-70 bytes of stack; 24 would be ~1.7 KB).
   TensorView v;
-  const uint32_t required[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 13, 14, 15, 18, 19};
+  // The basic LSTM: input, 8 weight matrices, 4 gate biases, the two states.
+  const uint32_t required[] = {kInput,
+                               kInputToInputWeights + kGateInput, kInputToInputWeights + kGateForget,
+                               kInputToInputWeights + kGateCell, kInputToInputWeights + kGateOutput,
+                               kRecurrentToInputWeights + kGateInput, kRecurrentToInputWeights + kGateForget,
+                               kRecurrentToInputWeights + kGateCell, kRecurrentToInputWeights + kGateOutput,
+                               kInputGateBias + kGateInput, kInputGateBias + kGateForget,
+                               kInputGateBias + kGateCell, kInputGateBias + kGateOutput,
+                               kHiddenState, kCellState};
   for (uint32_t i : required) {
-    if (!ctx.GetInput(i, &v)) return ctx.Fail(Status::kInvalidModel, "required input %u is missing", i);
+    if (!ctx.GetInput(i, &v)) return ctx.Fail(StatusCode::kInvalidModel, "required input %u is missing", i);
   }
-  const uint32_t variants[] = {9, 10, 11, 16, 17, 20, 21, 22, 23};
+  const uint32_t variants[] = {kCellToInputWeights, kCellToInputWeights + 1, kCellToInputWeights + 2,
+                               kProjectionWeights, kProjectionBias,
+                               kInputLayerNormWeights, kInputLayerNormWeights + 1, kInputLayerNormWeights + 2,
+                               kInputLayerNormWeights + 3};
   for (uint32_t i : variants) {
     if (ctx.GetInput(i, &v)) {
-      return ctx.Fail(Status::kUnsupported,
+      return ctx.Fail(StatusCode::kUnsupported,
                       "input %u present: peephole / projection / layer-norm LSTM not supported", i);
     }
   }
@@ -421,20 +441,20 @@ Status Prepare(KernelContext& ctx) {
   ctx.GetInput(kCellState, &cell);
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (hidden.type != in.type || out.type != in.type) {
-    return ctx.Fail(Status::kInvalidModel, "input, hidden state and output types differ (%s, %s, %s)",
+    return ctx.Fail(StatusCode::kInvalidModel, "input, hidden state and output types differ (%s, %s, %s)",
                     TypeName(in.type), TypeName(hidden.type), TypeName(out.type));
   }
-  ctx.GetInput(2, &v);
+  ctx.GetInput(kInputToForgetWeights, &v);
   const TensorType wtype = v.type;
-  ctx.GetInput(13, &v);
+  ctx.GetInput(kForgetGateBias, &v);
   const TensorType btype = v.type;
-  for (uint32_t i = 1; i < 9; ++i) {
+  for (uint32_t i = kInputToInputWeights; i <= kLastWeights; ++i) {
     ctx.GetInput(i, &v);
-    if (v.type != wtype) return ctx.Fail(Status::kInvalidModel, "weight %u type differs", i);
+    if (v.type != wtype) return ctx.Fail(StatusCode::kInvalidModel, "weight %u type differs", i);
   }
-  for (uint32_t i = 12; i < 16; ++i) {
+  for (uint32_t i = kInputGateBias; i <= kLastBias; ++i) {
     ctx.GetInput(i, &v);
-    if (v.type != btype) return ctx.Fail(Status::kInvalidModel, "bias %u type differs", i);
+    if (v.type != btype) return ctx.Fail(StatusCode::kInvalidModel, "bias %u type differs", i);
   }
   TensorType want_w, want_b, want_cell;
   if (in.type == TensorType::FLOAT32) {
@@ -444,22 +464,22 @@ Status Prepare(KernelContext& ctx) {
   } else if (in.type == TensorType::INT16) {
     want_w = TensorType::INT8; want_b = TensorType::INT64; want_cell = TensorType::INT16;
   } else {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   if (wtype != want_w || btype != want_b || cell.type != want_cell) {
-    return ctx.Fail(Status::kUnsupported,
+    return ctx.Fail(StatusCode::kUnsupported,
                     "weights %s / bias %s / cell state %s not supported for %s activations",
                     TypeName(wtype), TypeName(btype), TypeName(cell.type), TypeName(in.type));
   }
   const auto* opts = Options<tfl::UnidirectionalSequenceLSTMOptions>(ctx);
-  if (opts == nullptr) return ctx.Fail(Status::kInvalidModel, "missing UnidirectionalSequenceLSTMOptions");
+  if (opts == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "missing UnidirectionalSequenceLSTMOptions");
   const auto act = opts->fused_activation_function();
   // The schema has no SIGMOID; TFLM asserts on anything but sigmoid/tanh for the cell gate.
   if (act != tfl::ActivationFunctionType::TANH) {
-    return ctx.Fail(Status::kUnsupported, "cell gate activation %d not supported", static_cast<int>(act));
+    return ctx.Fail(StatusCode::kUnsupported, "cell gate activation %d not supported", static_cast<int>(act));
   }
   if (in.rank != 3 || hidden.rank != 2) {
-    return ctx.Fail(Status::kInvalidModel, "input must be rank 3 (is %d), hidden state rank 2 (is %d)",
+    return ctx.Fail(StatusCode::kInvalidModel, "input must be rank 3 (is %d), hidden state rank 2 (is %d)",
                     in.rank, hidden.rank);
   }
 
@@ -476,36 +496,36 @@ Status Prepare(KernelContext& ctx) {
   d->cell_gate_sigmoid = false;
   d->cell_clip = opts->cell_clip();
   if (d->batch <= 0 || d->time_steps < 0 || d->n_input <= 0 || d->n_state <= 0) {
-    return ctx.Fail(Status::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)",
+    return ctx.Fail(StatusCode::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)",
                     d->batch, d->time_steps, d->n_input, d->n_state);
   }
-  for (uint32_t i = 1; i < 9; ++i) {
+  for (uint32_t i = kInputToInputWeights; i <= kLastWeights; ++i) {
     ctx.GetInput(i, &v);
-    RT_RETURN_IF_ERROR(CheckDims2(ctx, v, d->n_state, i < 5 ? d->n_input : d->n_state, i));
+    RT_RETURN_IF_ERROR(CheckDims2(ctx, v, d->n_state, i < kRecurrentToInputWeights ? d->n_input : d->n_state, i));
   }
-  for (uint32_t i = 12; i < 16; ++i) {
+  for (uint32_t i = kInputGateBias; i <= kLastBias; ++i) {
     ctx.GetInput(i, &v);
     if (v.rank != 1 || v.dims[0] != d->n_state) {
-      return ctx.Fail(Status::kInvalidModel, "bias %u must have shape [%d]", i, d->n_state);
+      return ctx.Fail(StatusCode::kInvalidModel, "bias %u must have shape [%d]", i, d->n_state);
     }
   }
   const int64_t states = static_cast<int64_t>(d->batch) * d->n_state;
   if (ElementCount(hidden) != states || ElementCount(cell) != states) {
-    return ctx.Fail(Status::kInvalidModel, "hidden / cell state must hold batch x state = %d elements",
+    return ctx.Fail(StatusCode::kInvalidModel, "hidden / cell state must hold batch x state = %d elements",
                     static_cast<int32_t>(states));
   }
   if (out.rank != 3 || out.dims[0] != in.dims[0] || out.dims[1] != in.dims[1] || out.dims[2] != d->n_state) {
-    return ctx.Fail(Status::kInvalidModel, "output must have shape [%d, %d, %d]", in.dims[0],
+    return ctx.Fail(StatusCode::kInvalidModel, "output must have shape [%d, %d, %d]", in.dims[0],
                     in.dims[1], d->n_state);
   }
 
   if (in.type != TensorType::FLOAT32) {
     if (cell.scale <= 0.0f || !CheckedLog2(cell.scale, &d->cell_scale_power)) {
-      return ctx.Fail(Status::kUnsupported, "cell state scale must be a power of two");
+      return ctx.Fail(StatusCode::kUnsupported, "cell state scale must be a power of two");
     }
     // The int16 tanh rescales by 3 << (12 + power): keep that product inside int32.
     if (d->cell_scale_power < -27 || d->cell_scale_power > 0) {
-      return ctx.Fail(Status::kUnsupported, "cell state scale 2^%d out of the supported range [2^-27, 1]",
+      return ctx.Fail(StatusCode::kUnsupported, "cell state scale 2^%d out of the supported range [2^-27, 1]",
                       d->cell_scale_power);
     }
     double clip = static_cast<double>(d->cell_clip) / static_cast<double>(cell.scale);
@@ -525,35 +545,38 @@ Status Prepare(KernelContext& ctx) {
                   &d->output_mul);
   }
   const uint32_t cell_bytes = in.type == TensorType::FLOAT32 ? 4u : 2u;
-  if (states * cell_bytes > 0x7fffffff) return ctx.Fail(Status::kInvalidModel, "state too large");
+  if (states * cell_bytes > 0x7fffffff) return ctx.Fail(StatusCode::kInvalidModel, "state too large");
   for (int32_t i = 0; i < 4; ++i) {
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(states) * cell_bytes, &d->scratch[i]));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const LstmData*>(ctx.op_data());
   Tensors t;
   TensorView v;
-  for (uint32_t i = 0; i < 24; ++i) t.in[i] = ctx.GetInput(i, &v) ? v.data : nullptr;
+  for (uint32_t i = 0; i < kNumInputs; ++i) t.in[i] = ctx.GetInput(i, &v) ? v.data : nullptr;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &v));
   t.out = v.data;
-  for (uint32_t i : {0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 18u, 19u}) {
-    if (t.in[i] == nullptr) return ctx.Fail(Status::kKernelError, "input %u has no data", i);
+  for (uint32_t i = 0; i <= kLastWeights; ++i) {  // input and weights, then the states
+    if (t.in[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "input %u has no data", i);
   }
-  if (t.out == nullptr) return ctx.Fail(Status::kKernelError, "output has no data");
+  for (uint32_t i : {kHiddenState, kCellState}) {
+    if (t.in[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "input %u has no data", i);
+  }
+  if (t.out == nullptr) return ctx.Fail(StatusCode::kKernelError, "output has no data");
   void* raw[4];
   for (int32_t i = 0; i < 4; ++i) {
     raw[i] = ctx.GetScratch(d->scratch[i]);
-    if (raw[i] == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer %d missing", i);
+    if (raw[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer %d missing", i);
   }
   if (d->act_type == TensorType::FLOAT32) {
     float* const buf[4] = {static_cast<float*>(raw[0]), static_cast<float*>(raw[1]),
                            static_cast<float*>(raw[2]), static_cast<float*>(raw[3])};
     ForEachStep(*d, [&](const StepPos& s) { StepFloat(*d, t, s, buf); });
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   int16_t* const buf[4] = {static_cast<int16_t*>(raw[0]), static_cast<int16_t*>(raw[1]),
                            static_cast<int16_t*>(raw[2]), static_cast<int16_t*>(raw[3])};
@@ -562,7 +585,7 @@ Status Eval(KernelContext& ctx) {
   } else {
     ForEachStep(*d, [&](const StepPos& s) { StepInt<int16_t, int64_t>(*d, t, s, buf); });
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kLstm{"UNIDIRECTIONAL_SEQUENCE_LSTM", &Prepare, &Eval};

@@ -40,17 +40,17 @@ bool CastType(TensorType t) {
   }
 }
 
-Status PrepareCast(KernelContext& ctx) {
+StatusCode PrepareCast(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (!CastType(in.type) || in.type == TensorType::UINT8) {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
-  if (!CastType(out.type)) return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
-  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(Status::kInvalidModel, "element counts differ");
-  return Status::kOk;
+  if (!CastType(out.type)) return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported", TypeName(out.type));
+  if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "element counts differ");
+  return StatusCode::kOk;
 }
 
 // Integer value of element i as int64 (exact for every integer type here); float handled apart.
@@ -80,7 +80,7 @@ void StoreInt(const TensorView& t, int64_t i, int64_t v) {
   }
 }
 
-Status EvalCast(KernelContext& ctx) {
+StatusCode EvalCast(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -102,10 +102,10 @@ Status EvalCast(KernelContext& ctx) {
         StoreInt(out, i, in_range ? static_cast<int32_t>(v) : INT32_MIN);
       }
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   for (int64_t i = 0; i < n; ++i) StoreInt(out, i, LoadInt(in, i));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- binary float/int32 ops ------------------------------------------------------------------
@@ -118,15 +118,15 @@ struct BinaryData {
 };
 
 template <Binary op>
-Status PrepareBinary(KernelContext& ctx) {
+StatusCode PrepareBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const bool int_ok = op == Binary::kDiv || op == Binary::kSquaredDifference;
   if (out.type != TensorType::FLOAT32 && !(int_ok && out.type == TensorType::INT32)) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(out.type));
   }
   if (out.type == TensorType::INT32 && (a.num_channels != 0 || b.num_channels != 0)) {
-    return ctx.Fail(Status::kUnsupported, "quantized int32 inputs not supported");
+    return ctx.Fail(StatusCode::kUnsupported, "quantized int32 inputs not supported");
   }
   BinaryData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
@@ -137,10 +137,10 @@ Status PrepareBinary(KernelContext& ctx) {
     if (o != nullptr) act = o->fused_activation_function();
   }
   if (!CalculateActivationRangeInt32(act, &d->act_min_f, &d->act_max_f, &d->act_min, &d->act_max)) {
-    return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+    return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 float FloatOp(Binary op, float x, float y) {
@@ -159,7 +159,7 @@ float FloatOp(Binary op, float x, float y) {
 }
 
 template <Binary op>
-Status EvalBinary(KernelContext& ctx) {
+StatusCode EvalBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const BinaryData*>(ctx.op_data());
@@ -171,7 +171,7 @@ Status EvalBinary(KernelContext& ctx) {
       const float v = FloatOp(op, x[i], y[j]);
       z[o] = op == Binary::kDiv ? ClampFloat(v, d.act_min_f, d.act_max_f) : v;
     });
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   const int32_t* x = a.As<int32_t>();
   const int32_t* y = b.As<int32_t>();
@@ -192,8 +192,8 @@ Status EvalBinary(KernelContext& ctx) {
     }
     z[o] = v;
   });
-  if (bad) return ctx.Fail(Status::kKernelError, "integer division by zero or overflow");
-  return Status::kOk;
+  if (bad) return ctx.Fail(StatusCode::kKernelError, "integer division by zero or overflow");
+  return StatusCode::kOk;
 }
 
 
@@ -205,26 +205,26 @@ struct PreluData {
   int32_t lo, hi;
 };
 
-Status PreparePrelu(KernelContext& ctx) {
+StatusCode PreparePrelu(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, alpha, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &in, &alpha, &out));
   if (in.type != out.type || alpha.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input %s / alpha %s / output %s types differ", TypeName(in.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input %s / alpha %s / output %s types differ", TypeName(in.type),
                     TypeName(alpha.type), TypeName(out.type));
   }
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(out.type));
   }
   PreluData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (!MakeBroadcast(in, alpha, out, &d->bc)) {
-    return ctx.Fail(Status::kInvalidModel, "alpha (rank %d) does not broadcast to the input (rank %d)", alpha.rank,
+    return ctx.Fail(StatusCode::kInvalidModel, "alpha (rank %d) does not broadcast to the input (rank %d)", alpha.rank,
                     in.rank);
   }
   if (out.type != TensorType::FLOAT32) {
     if (in.scale <= 0.0f || alpha.scale <= 0.0f || out.scale <= 0.0f) {
-      return ctx.Fail(Status::kInvalidModel, "quantized tensors need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
     }
     int s = 0;
     QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->mult1, &s);
@@ -239,7 +239,7 @@ Status PreparePrelu(KernelContext& ctx) {
     QuantizedTypeRange(out.type, &d->lo, &d->hi);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -253,7 +253,7 @@ void PreluQuant(const PreluData& d, const T* x, const T* a, T* y) {
   });
 }
 
-Status EvalPrelu(KernelContext& ctx) {
+StatusCode EvalPrelu(KernelContext& ctx) {
   TensorView in, alpha, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &in, &alpha, &out));
   const auto& d = *static_cast<const PreluData*>(ctx.op_data());
@@ -268,34 +268,34 @@ Status EvalPrelu(KernelContext& ctx) {
     case TensorType::INT8: PreluQuant(d, in.As<int8_t>(), alpha.As<int8_t>(), out.As<int8_t>()); break;
     default: PreluQuant(d, in.As<int16_t>(), alpha.As<int16_t>(), out.As<int16_t>()); break;
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- REVERSE_V2 -----------------------------------------------------------------------------
 constexpr int32_t kMaxReverseDims = 8;
 
-Status PrepareReverse(KernelContext& ctx) {
+StatusCode PrepareReverse(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, axes, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axes));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type || TypeSize(in.type) == 0 || !SameShape(in, out)) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must have the same type and shape");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must have the same type and shape");
   }
-  if (in.rank > kMaxReverseDims) return ctx.Fail(Status::kUnsupported, "rank %d above 8", in.rank);
+  if (in.rank > kMaxReverseDims) return ctx.Fail(StatusCode::kUnsupported, "rank %d above 8", in.rank);
   if (axes.type != TensorType::INT32 || axes.data == nullptr) {
-    return ctx.Fail(Status::kUnsupported, "axis tensor must be constant int32");
+    return ctx.Fail(StatusCode::kUnsupported, "axis tensor must be constant int32");
   }
   for (int64_t k = 0; k < ElementCount(axes); ++k) {
     int32_t a = axes.As<int32_t>()[k];
     if (a < 0) a += in.rank;
-    if (a < 0 || a >= in.rank) return ctx.Fail(Status::kInvalidModel, "axis %d out of range", axes.As<int32_t>()[k]);
+    if (a < 0 || a >= in.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range", axes.As<int32_t>()[k]);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalReverse(KernelContext& ctx) {
+StatusCode EvalReverse(KernelContext& ctx) {
   TensorView in, axes, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axes));
@@ -327,56 +327,56 @@ Status EvalReverse(KernelContext& ctx) {
       idx[a] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- FILL / ZEROS_LIKE ----------------------------------------------------------------------
-Status PrepareFill(KernelContext& ctx) {
+StatusCode PrepareFill(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView dims, value, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &dims));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &value));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (dims.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant dims tensor is not supported");
+  if (dims.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "non-constant dims tensor is not supported");
   if ((dims.type != TensorType::INT32 && dims.type != TensorType::INT64) || ElementCount(dims) != out.rank) {
-    return ctx.Fail(Status::kInvalidModel, "dims must be int32/int64 with one entry per output dim");
+    return ctx.Fail(StatusCode::kInvalidModel, "dims must be int32/int64 with one entry per output dim");
   }
   for (int32_t a = 0; a < out.rank; ++a) {
     const int64_t v = dims.type == TensorType::INT32 ? dims.As<int32_t>()[a] : dims.As<int64_t>()[a];
-    if (v != out.dims[a]) return ctx.Fail(Status::kInvalidModel, "dims[%d] differs from the output shape", a);
+    if (v != out.dims[a]) return ctx.Fail(StatusCode::kInvalidModel, "dims[%d] differs from the output shape", a);
   }
   if (value.type != out.type || ElementCount(value) != 1 || TypeSize(out.type) == 0) {
-    return ctx.Fail(Status::kInvalidModel, "value must be a scalar of the output type");
+    return ctx.Fail(StatusCode::kInvalidModel, "value must be a scalar of the output type");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalFill(KernelContext& ctx) {
+StatusCode EvalFill(KernelContext& ctx) {
   TensorView value, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &value));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const uint32_t es = TypeSize(out.type);
   uint8_t* dst = static_cast<uint8_t*>(out.data);
   for (uint32_t off = 0; off + es <= out.bytes; off += es) std::memcpy(dst + off, value.data, es);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareZerosLike(KernelContext& ctx) {
+StatusCode PrepareZerosLike(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type || in.bytes != out.bytes) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must have the same type and size");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must have the same type and size");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalZerosLike(KernelContext& ctx) {
+StatusCode EvalZerosLike(KernelContext& ctx) {
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (out.bytes > 0) std::memset(out.data, 0, out.bytes);  // all-zero bytes are 0 / 0.0f / false
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

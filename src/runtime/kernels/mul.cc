@@ -16,12 +16,12 @@ struct MulParams {
   int32_t act_min, act_max;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   return PrepareArithmetic<tfl::MulOptions, MulParams>(
       ctx, /*clamp_int32=*/true,
       [&ctx](const TensorView& a, const TensorView& b, const TensorView& out, MulParams* q) {
         if (out.type == TensorType::INT16 && (a.zero_point != 0 || b.zero_point != 0 || out.zero_point != 0)) {
-          return ctx.Fail(Status::kInvalidModel, "int16 MUL needs zero points 0");
+          return ctx.Fail(StatusCode::kInvalidModel, "int16 MUL needs zero points 0");
         }
         int shift = 0;
         QuantizeMultiplier(static_cast<double>(a.scale) * static_cast<double>(b.scale) / static_cast<double>(out.scale),
@@ -30,7 +30,7 @@ Status Prepare(KernelContext& ctx) {
         q->in1_offset = -a.zero_point;
         q->in2_offset = -b.zero_point;
         q->out_offset = out.zero_point;
-        return Status::kOk;
+        return StatusCode::kOk;
       });
 }
 
@@ -44,7 +44,7 @@ void MulQuant(const ArithmeticData<MulParams>& d, const T* x, const T* y, T* z) 
   });
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   return EvalArithmetic<MulParams>(
       ctx, [](auto x, auto y) { return x * y; },
       [](const auto& d, const auto* x, const auto* y, auto* z) { MulQuant(d, x, y, z); });

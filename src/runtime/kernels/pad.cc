@@ -27,9 +27,9 @@ int64_t PaddingAt(const TensorView& p, int32_t i) {
   return p.type == TensorType::INT64 ? p.As<int64_t>()[i] : p.As<int32_t>()[i];
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   if ((ctx.num_inputs() != 2 && ctx.num_inputs() != 3) || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expected 2 or 3 inputs and 1 output, got %u and %u",
+    return ctx.Fail(StatusCode::kInvalidModel, "expected 2 or 3 inputs and 1 output, got %u and %u",
                     ctx.num_inputs(), ctx.num_outputs());
   }
   TensorView in, paddings, out;
@@ -37,15 +37,15 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireNumericType(ctx, in.type));
   if (in.rank > kDims || in.rank != out.rank) {
-    return ctx.Fail(Status::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)",
+    return ctx.Fail(StatusCode::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)",
                     in.rank, out.rank);
   }
   if (paddings.type != TensorType::INT32 && paddings.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "paddings type %s not supported", TypeName(paddings.type));
+    return ctx.Fail(StatusCode::kUnsupported, "paddings type %s not supported", TypeName(paddings.type));
   }
-  if (paddings.data == nullptr) return ctx.Fail(Status::kUnsupported, "non-constant paddings tensor is not supported");
+  if (paddings.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "non-constant paddings tensor is not supported");
   if (ElementCount(paddings) != 2 * static_cast<int64_t>(out.rank)) {
-    return ctx.Fail(Status::kInvalidModel, "paddings has %d elements, expected 2 x rank %d",
+    return ctx.Fail(StatusCode::kInvalidModel, "paddings has %d elements, expected 2 x rank %d",
                     static_cast<int>(ElementCount(paddings)), out.rank);
   }
   void* mem = nullptr;
@@ -61,9 +61,9 @@ Status Prepare(KernelContext& ctx) {
     }
     const int32_t axis = a - lead;
     const int64_t l = PaddingAt(paddings, 2 * axis), r = PaddingAt(paddings, 2 * axis + 1);
-    if (l < 0 || r < 0) return ctx.Fail(Status::kUnsupported, "negative padding on axis %d", axis);
+    if (l < 0 || r < 0) return ctx.Fail(StatusCode::kUnsupported, "negative padding on axis %d", axis);
     if (in.dims[axis] + l + r != out.dims[axis]) {
-      return ctx.Fail(Status::kInvalidModel, "output dim %d is %d, input %d + paddings %d + %d", axis,
+      return ctx.Fail(StatusCode::kInvalidModel, "output dim %d is %d, input %d + paddings %d + %d", axis,
                       out.dims[axis], in.dims[axis], static_cast<int>(l), static_cast<int>(r));
     }
     d->left[a] = static_cast<int32_t>(l);
@@ -75,22 +75,22 @@ Status Prepare(KernelContext& ctx) {
   TensorView cv;
   if (ctx.num_inputs() == 3 && ctx.GetInput(2, &cv)) {
     if (cv.type != in.type) {
-      return ctx.Fail(Status::kInvalidModel, "constant_values type %s differs from input type %s",
+      return ctx.Fail(StatusCode::kInvalidModel, "constant_values type %s differs from input type %s",
                       TypeName(cv.type), TypeName(in.type));
     }
-    if (ElementCount(cv) != 1) return ctx.Fail(Status::kInvalidModel, "constant_values must be a scalar");
+    if (ElementCount(cv) != 1) return ctx.Fail(StatusCode::kInvalidModel, "constant_values must be a scalar");
     if (in.type == TensorType::INT8 && (cv.zero_point != out.zero_point || cv.scale != out.scale)) {
-      return ctx.Fail(Status::kInvalidModel, "constant_values quantization differs from the output's");
+      return ctx.Fail(StatusCode::kInvalidModel, "constant_values quantization differs from the output's");
     }
     d->has_constant = true;
   } else if (in.type == TensorType::INT8) {
     if (out.zero_point < -128 || out.zero_point > 127) {
-      return ctx.Fail(Status::kInvalidModel, "output zero point %d outside int8", out.zero_point);
+      return ctx.Fail(StatusCode::kInvalidModel, "output zero point %d outside int8", out.zero_point);
     }
     d->default_value[0] = static_cast<uint8_t>(static_cast<int8_t>(out.zero_point));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Writes `count` copies of the `es`-byte value at `value` to dst; returns the end.
@@ -106,7 +106,7 @@ uint8_t* Fill(uint8_t* dst, const uint8_t* value, uint32_t es, int64_t count) {
 
 bool Outside(int32_t i, const PadData* d, int32_t a) { return i < d->left[a] || i >= d->out_dims[a] - d->right[a]; }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -138,7 +138,7 @@ Status Eval(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kPad{"PAD", &Prepare, &Eval};

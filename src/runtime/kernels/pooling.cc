@@ -24,18 +24,18 @@ struct PoolData {
   float act_min_f, act_max_f;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8 && in.type != TensorType::INT16) {
-    return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
   if (!HasShape(in, 4) || !HasShape(out, 4) || in.dims[0] != out.dims[0] || in.dims[3] != out.dims[3]) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must be rank-4 with equal batch and depth");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must be rank-4 with equal batch and depth");
   }
   const auto* o = Options<tfl::Pool2DOptions>(ctx);
-  if (o == nullptr) return ctx.Fail(Status::kInvalidModel, "missing Pool2DOptions");
+  if (o == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "missing Pool2DOptions");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(PoolData), &mem));
   auto* d = static_cast<PoolData*>(mem);
@@ -44,7 +44,7 @@ Status Prepare(KernelContext& ctx) {
   d->filter_h = o->filter_height();
   d->filter_w = o->filter_width();
   if (d->stride_h < 1 || d->stride_w < 1 || d->filter_h < 1 || d->filter_w < 1) {
-    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) and filter (%d, %d) must be >= 1", d->stride_h,
+    return ctx.Fail(StatusCode::kInvalidModel, "strides (%d, %d) and filter (%d, %d) must be >= 1", d->stride_h,
                     d->stride_w, d->filter_h, d->filter_w);
   }
   d->pad = ComputePadding2D(o->padding(), d->stride_h, d->stride_w, 1, 1, in.dims[1], in.dims[2], d->filter_h,
@@ -52,9 +52,9 @@ Status Prepare(KernelContext& ctx) {
   const auto act = o->fused_activation_function();
   const bool ok = in.type == TensorType::FLOAT32 ? CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)
                                                  : CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max);
-  if (!ok) return ctx.Fail(Status::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
+  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 inline int32_t Max32(int32_t a, int32_t b) { return a > b ? a : b; }
@@ -81,7 +81,7 @@ void ForEachWindow(const PoolData& d, const TensorView& in, const TensorView& ou
 }
 
 template <typename T>
-Status AverageInt(KernelContext& ctx, const PoolData& d, const TensorView& in, const TensorView& out) {
+StatusCode AverageInt(KernelContext& ctx, const PoolData& d, const TensorView& in, const TensorView& out) {
   const T* x = in.As<T>();
   T* y = out.As<T>();
   const int32_t in_w = in.dims[2], depth = in.dims[3];
@@ -101,11 +101,11 @@ Status AverageInt(KernelContext& ctx, const PoolData& d, const TensorView& in, c
     acc = acc > 0 ? (acc + count / 2) / count : (acc - count / 2) / count;
     y[o] = static_cast<T>(Min32(Max32(acc, d.act_min), d.act_max));
   });
-  if (empty) return ctx.Fail(Status::kKernelError, "a pooling window lies entirely outside the input");
-  return Status::kOk;
+  if (empty) return ctx.Fail(StatusCode::kKernelError, "a pooling window lies entirely outside the input");
+  return StatusCode::kOk;
 }
 
-Status AverageFloat(KernelContext& ctx, const PoolData& d, const TensorView& in, const TensorView& out) {
+StatusCode AverageFloat(KernelContext& ctx, const PoolData& d, const TensorView& in, const TensorView& out) {
   const float* x = in.As<float>();
   float* y = out.As<float>();
   const int32_t in_w = in.dims[2], depth = in.dims[3];
@@ -127,8 +127,8 @@ Status AverageFloat(KernelContext& ctx, const PoolData& d, const TensorView& in,
     const float lo = avg < d.act_min_f ? d.act_min_f : avg;
     y[o] = lo > d.act_max_f ? d.act_max_f : lo;
   });
-  if (empty) return ctx.Fail(Status::kKernelError, "a pooling window lies entirely outside the input");
-  return Status::kOk;
+  if (empty) return ctx.Fail(StatusCode::kKernelError, "a pooling window lies entirely outside the input");
+  return StatusCode::kOk;
 }
 
 template <typename T>
@@ -162,7 +162,7 @@ void MaxFloat(const PoolData& d, const TensorView& in, const TensorView& out) {
   });
 }
 
-Status EvalAverage(KernelContext& ctx) {
+StatusCode EvalAverage(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -171,20 +171,20 @@ Status EvalAverage(KernelContext& ctx) {
     case TensorType::FLOAT32: return AverageFloat(ctx, d, in, out);
     case TensorType::INT8: return AverageInt<int8_t>(ctx, d, in, out);
     case TensorType::INT16: return AverageInt<int16_t>(ctx, d, in, out);
-    default: return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+    default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 
-Status EvalMax(KernelContext& ctx) {
+StatusCode EvalMax(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const auto& d = *static_cast<const PoolData*>(ctx.op_data());
   switch (in.type) {
-    case TensorType::FLOAT32: MaxFloat(d, in, out); return Status::kOk;
-    case TensorType::INT8: MaxInt<int8_t>(d, in, out, -128); return Status::kOk;
-    case TensorType::INT16: MaxInt<int16_t>(d, in, out, -32768); return Status::kOk;
-    default: return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+    case TensorType::FLOAT32: MaxFloat(d, in, out); return StatusCode::kOk;
+    case TensorType::INT8: MaxInt<int8_t>(d, in, out, -128); return StatusCode::kOk;
+    case TensorType::INT16: MaxInt<int16_t>(d, in, out, -32768); return StatusCode::kOk;
+    default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

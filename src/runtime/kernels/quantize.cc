@@ -26,23 +26,23 @@ bool IsQuantType(TensorType t) {
   return t == TensorType::INT8 || t == TensorType::UINT8 || t == TensorType::INT16;
 }
 
-Status PrepareQuantize(KernelContext& ctx) {
+StatusCode PrepareQuantize(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const bool from_float = in.type == TensorType::FLOAT32;
   if (!from_float && !IsQuantType(in.type) && in.type != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   if (!IsQuantType(out.type) && out.type != TensorType::INT32) {
-    return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported", TypeName(out.type));
   }
   if (out.num_channels != 1 || out.scale <= 0.0f || (!from_float && (in.num_channels != 1 || in.scale <= 0.0f))) {
-    return ctx.Fail(Status::kUnsupported, "only per-tensor quantization with a positive scale is supported");
+    return ctx.Fail(StatusCode::kUnsupported, "only per-tensor quantization with a positive scale is supported");
   }
   if (in.bytes / TypeSize(in.type) != out.bytes / TypeSize(out.type)) {
-    return ctx.Fail(Status::kInvalidModel, "input and output element counts differ");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output element counts differ");
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(QuantizeData), &mem));
@@ -55,7 +55,7 @@ Status PrepareQuantize(KernelContext& ctx) {
   d->out_zero_point = out.zero_point;
   QuantizedTypeRange(out.type, &d->out_min, &d->out_max);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 int32_t Clamp(int64_t v, int32_t lo, int32_t hi) {
@@ -80,7 +80,7 @@ void StoreInt(const TensorView& t, uint32_t i, int32_t v) {
   }
 }
 
-Status EvalQuantize(KernelContext& ctx) {
+StatusCode EvalQuantize(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -94,7 +94,7 @@ Status EvalQuantize(KernelContext& ctx) {
       const int64_t q = r >= 2147483647.0f ? INT32_MAX : (r <= -2147483648.0f ? INT32_MIN : static_cast<int64_t>(r));
       StoreInt(out, i, Clamp(q + d->out_zero_point, d->out_min, d->out_max));
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   for (uint32_t i = 0; i < n; ++i) {
     // Wrapping subtraction, as TFLM's int32 arithmetic does on every target we know.
@@ -102,28 +102,28 @@ Status EvalQuantize(KernelContext& ctx) {
     const int32_t v = MultiplyByQuantizedMultiplier(x, d->multiplier, d->shift);
     StoreInt(out, i, Clamp(static_cast<int64_t>(v) + d->out_zero_point, d->out_min, d->out_max));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareDequantize(KernelContext& ctx) {
+StatusCode PrepareDequantize(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (!IsQuantType(in.type)) {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::FLOAT32, "output"));
   if (in.num_channels != 1) {
-    return ctx.Fail(Status::kUnsupported, "only per-tensor quantization is supported");
+    return ctx.Fail(StatusCode::kUnsupported, "only per-tensor quantization is supported");
   }
   if (in.bytes / TypeSize(in.type) != out.bytes / 4) {
-    return ctx.Fail(Status::kInvalidModel, "input and output element counts differ");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output element counts differ");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalDequantize(KernelContext& ctx) {
+StatusCode EvalDequantize(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -131,7 +131,7 @@ Status EvalDequantize(KernelContext& ctx) {
   const uint32_t n = out.bytes / 4;
   float* y = out.As<float>();
   for (uint32_t i = 0; i < n; ++i) y[i] = static_cast<float>(scale * (LoadInt(in, i) - in.zero_point));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kQuantize{"QUANTIZE", &PrepareQuantize, &EvalQuantize};

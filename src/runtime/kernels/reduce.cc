@@ -39,7 +39,7 @@ struct ReduceData {
 
 constexpr int32_t kMaxRank = 8;
 
-Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
+StatusCode PrepareKind(KernelContext& ctx, ReduceKind kind) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, axis, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -47,16 +47,16 @@ Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, axis, TensorType::INT32, "axis"));
   if (axis.data == nullptr || !HasShape(axis, -1)) {
-    return ctx.Fail(Status::kUnsupported, "axis must be a constant tensor");
+    return ctx.Fail(StatusCode::kUnsupported, "axis must be a constant tensor");
   }
   if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
                     TypeName(out.type));
   }
   const bool ok = in.type == TensorType::FLOAT32 || in.type == TensorType::INT8 || in.type == TensorType::INT16;
-  if (!ok) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   if (!HasShape(in, -1) || !HasShape(out, -1) || in.rank > kMaxRank) {
-    return ctx.Fail(Status::kInvalidModel, "input must have rank <= %d and data", kMaxRank);
+    return ctx.Fail(StatusCode::kInvalidModel, "input must have rank <= %d and data", kMaxRank);
   }
   const int32_t num_axis = static_cast<int32_t>(ElementCount(axis));
   const int32_t* axes = axis.As<int32_t>();
@@ -66,13 +66,13 @@ Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
     bool reduced = false;
     for (int32_t k = 0; k < num_axis; ++k) {
       const int32_t a = axes[k] < 0 ? axes[k] + in.rank : axes[k];
-      if (a < 0 || a >= in.rank) return ctx.Fail(Status::kInvalidModel, "axis %d out of range for rank %d", axes[k], in.rank);
+      if (a < 0 || a >= in.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range for rank %d", axes[k], in.rank);
       reduced = reduced || a == i;
     }
     if (!reduced) expected *= in.dims[i];
   }
   if (expected != ElementCount(out)) {
-    return ctx.Fail(Status::kInvalidModel, "output has %d elements, the reduction gives %d",
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, the reduction gives %d",
                     static_cast<int32_t>(ElementCount(out)), static_cast<int32_t>(expected));
   }
   void* mem = nullptr;
@@ -88,10 +88,10 @@ Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
   d->shift = 0;
   if (in.type != TensorType::FLOAT32) {
     if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) {
-      return ctx.Fail(Status::kInvalidModel, "quantized input and output need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "quantized input and output need positive scales");
     }
     if (kind == ReduceKind::kMax && !d->same_quantization) {
-      return ctx.Fail(Status::kUnsupported, "REDUCE_MAX needs the same input and output quantization");
+      return ctx.Fail(StatusCode::kUnsupported, "REDUCE_MAX needs the same input and output quantization");
     }
     int shift = 0;
     QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->multiplier, &shift);
@@ -103,12 +103,12 @@ Status PrepareKind(KernelContext& ctx, ReduceKind kind) {
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(in.rank) * 4u, &d->index_scratch));
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(num_axis) * 4u, &d->axis_scratch));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareMean(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMean); }
-Status PrepareSum(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kSum); }
-Status PrepareMax(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMax); }
+StatusCode PrepareMean(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMean); }
+StatusCode PrepareSum(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kSum); }
+StatusCode PrepareMax(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMax); }
 
 // Walks the input in row-major order: f(input_offset, output_offset). `index` holds rank entries,
 // `axes` the deduplicated, non-negative reduced axes. The output offset is kept incrementally with
@@ -183,7 +183,7 @@ void ReduceMax(const TensorView& in, const TensorView& out, const int32_t* axes,
   ForEachReduced(in, axes, num_axes, index, [&](int32_t i, int32_t o) { y[o] = x[i] > y[o] ? x[i] : y[o]; });
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, axis, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axis));
@@ -192,7 +192,7 @@ Status Eval(KernelContext& ctx) {
   auto* index = static_cast<int32_t*>(ctx.GetScratch(d.index_scratch));
   auto* axes = static_cast<int32_t*>(ctx.GetScratch(d.axis_scratch));
   if ((index == nullptr && in.rank > 0) || (axes == nullptr && d.num_axis > 0)) {
-    return ctx.Fail(Status::kKernelError, "scratch buffers missing");
+    return ctx.Fail(StatusCode::kKernelError, "scratch buffers missing");
   }
   // Resolve axes: negative ones count from the back, duplicates are dropped.
   int32_t num_axes = 0;
@@ -214,7 +214,7 @@ Status Eval(KernelContext& ctx) {
     } else {
       ReduceMax<int16_t>(in, out, axes, num_axes, index);
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   if (in.type == TensorType::FLOAT32) {
     const float* x = in.As<float>();
@@ -224,16 +224,16 @@ Status Eval(KernelContext& ctx) {
     if (d.kind == ReduceKind::kMean && count > 0) {
       for (int64_t i = 0; i < n_out; ++i) y[i] = y[i] / static_cast<float>(count);
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   auto* sum = static_cast<int32_t*>(ctx.GetScratch(d.sum_scratch));
-  if (sum == nullptr) return ctx.Fail(Status::kKernelError, "sum scratch buffer missing");
+  if (sum == nullptr) return ctx.Fail(StatusCode::kKernelError, "sum scratch buffer missing");
   if (in.type == TensorType::INT8) {
     QuantizedMeanOrSum<int8_t>(d, in, out, axes, num_axes, index, sum, count);
   } else {
     QuantizedMeanOrSum<int16_t>(d, in, out, axes, num_axes, index, sum, count);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kMean{"MEAN", &PrepareMean, &Eval};

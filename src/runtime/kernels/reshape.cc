@@ -8,30 +8,30 @@ namespace arenaplan::rt {
 
 namespace {
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2 || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u",
+    return ctx.Fail(StatusCode::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u",
                     ctx.num_inputs(), ctx.num_outputs());
   }
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s",
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s",
                     TypeName(in.type), TypeName(out.type));
   }
   if (in.bytes != out.bytes) {
-    return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+    return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.data != out.data && out.bytes > 0) std::memmove(out.data, in.data, out.bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kReshape{"RESHAPE", &Prepare, &Eval};

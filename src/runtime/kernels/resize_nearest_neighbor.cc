@@ -29,21 +29,21 @@ int32_t Nearest(int32_t out_index, int32_t in_size, int32_t out_size, bool align
   return v;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, size, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &size));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
   RT_RETURN_IF_ERROR(RequireNumericType(ctx, in.type));
-  if (in.rank != 4 || out.rank != 4) return ctx.Fail(Status::kInvalidModel, "input and output must be 4D");
+  if (in.rank != 4 || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "input and output must be 4D");
   if (in.dims[0] != out.dims[0] || in.dims[3] != out.dims[3]) {
-    return ctx.Fail(Status::kInvalidModel, "batch or depth differs between input and output");
+    return ctx.Fail(StatusCode::kInvalidModel, "batch or depth differs between input and output");
   }
-  if (in.dims[1] <= 0 || in.dims[2] <= 0) return ctx.Fail(Status::kInvalidModel, "empty input image");
+  if (in.dims[1] <= 0 || in.dims[2] <= 0) return ctx.Fail(StatusCode::kInvalidModel, "empty input image");
   RT_RETURN_IF_ERROR(RequireType(ctx, size, TensorType::INT32, "size"));
-  if (ElementCount(size) != 2) return ctx.Fail(Status::kInvalidModel, "size must hold 2 values");
+  if (ElementCount(size) != 2) return ctx.Fail(StatusCode::kInvalidModel, "size must hold 2 values");
   if (size.data != nullptr && (size.As<int32_t>()[0] != out.dims[1] || size.As<int32_t>()[1] != out.dims[2])) {
-    return ctx.Fail(Status::kInvalidModel, "size [%d, %d] differs from the output shape [%d, %d]",
+    return ctx.Fail(StatusCode::kInvalidModel, "size [%d, %d] differs from the output shape [%d, %d]",
                     size.As<int32_t>()[0], size.As<int32_t>()[1], out.dims[1], out.dims[2]);
   }
   void* mem = nullptr;
@@ -53,10 +53,10 @@ Status Prepare(KernelContext& ctx) {
   d->align_corners = opts != nullptr && opts->align_corners();
   d->half_pixel_centers = opts != nullptr && opts->half_pixel_centers();
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -77,7 +77,7 @@ Status Eval(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kResize{"RESIZE_NEAREST_NEIGHBOR", &Prepare, &Eval};

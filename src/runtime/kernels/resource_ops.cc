@@ -14,11 +14,11 @@ struct VarHandleData {
   int32_t resource_id;
 };
 
-Status VarHandlePrepare(KernelContext& ctx) {
+StatusCode VarHandlePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 0, 1));
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (out.bytes != 4) return ctx.Fail(Status::kInvalidModel, "resource output must be one 4-byte id (%u bytes)", out.bytes);
+  if (out.bytes != 4) return ctx.Fail(StatusCode::kInvalidModel, "resource output must be one 4-byte id (%u bytes)", out.bytes);
   const auto* o = Options<tfl::VarHandleOptions>(ctx);
   // TFLM: a missing container matches any container; a missing shared name is the empty name.
   const char* container = (o != nullptr && o->container() != nullptr) ? o->container()->c_str() : nullptr;
@@ -32,7 +32,7 @@ Status VarHandlePrepare(KernelContext& ctx) {
   return ctx.PointOutputAt(0, &d->resource_id);
 }
 
-Status VarHandleEval(KernelContext& ctx) { return Status::kOk; }
+StatusCode VarHandleEval(KernelContext& ctx) { return StatusCode::kOk; }
 
 // The id held by the resource input (VAR_HANDLE's output); false when it has no data yet.
 bool ResourceIdOf(const TensorView& t, int32_t* id) {
@@ -41,44 +41,44 @@ bool ResourceIdOf(const TensorView& t, int32_t* id) {
   return true;
 }
 
-Status CheckResourceInput(KernelContext& ctx, const TensorView& t) {
+StatusCode CheckResourceInput(KernelContext& ctx, const TensorView& t) {
   if ((t.type != TensorType::RESOURCE && t.type != TensorType::INT32) || t.bytes != 4) {
-    return ctx.Fail(Status::kInvalidModel, "input 0 must be one resource id (type %s, %u bytes)", TypeName(t.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input 0 must be one resource id (type %s, %u bytes)", TypeName(t.type),
                     t.bytes);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Variable(KernelContext& ctx, const TensorView& handle, uint32_t bytes, uint8_t** data) {
+StatusCode Variable(KernelContext& ctx, const TensorView& handle, uint32_t bytes, uint8_t** data) {
   int32_t id = -1;
-  if (!ResourceIdOf(handle, &id)) return ctx.Fail(Status::kBadState, "resource id tensor has no data");
+  if (!ResourceIdOf(handle, &id)) return ctx.Fail(StatusCode::kBadState, "resource id tensor has no data");
   uint32_t have = 0;
   RT_RETURN_IF_ERROR(ctx.GetResource(id, data, &have));
   if (*data == nullptr) {
-    return ctx.Fail(Status::kBadState, "resource variable %d was never allocated by an ASSIGN_VARIABLE", id);
+    return ctx.Fail(StatusCode::kBadState, "resource variable %d was never allocated by an ASSIGN_VARIABLE", id);
   }
-  if (have != bytes) return ctx.Fail(Status::kInvalidModel, "resource variable %d holds %u bytes, tensor has %u", id, have, bytes);
-  return Status::kOk;
+  if (have != bytes) return ctx.Fail(StatusCode::kInvalidModel, "resource variable %d holds %u bytes, tensor has %u", id, have, bytes);
+  return StatusCode::kOk;
 }
 
-Status ReadPrepare(KernelContext& ctx) {
+StatusCode ReadPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView handle;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &handle));
   return CheckResourceInput(ctx, handle);
 }
 
-Status ReadEval(KernelContext& ctx) {
+StatusCode ReadEval(KernelContext& ctx) {
   TensorView handle, out;
   ctx.GetInput(0, &handle);
   ctx.GetOutput(0, &out);
   uint8_t* data = nullptr;
   RT_RETURN_IF_ERROR(Variable(ctx, handle, out.bytes, &data));
   if (out.bytes > 0) std::memcpy(out.data, data, out.bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status AssignPrepare(KernelContext& ctx) {
+StatusCode AssignPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 0));
   TensorView handle, value;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &handle));
@@ -86,19 +86,19 @@ Status AssignPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(CheckResourceInput(ctx, handle));
   int32_t id = -1;
   // No data yet: the id comes from another subgraph and is checked at eval (as TFLM does).
-  if (!ResourceIdOf(handle, &id)) return Status::kOk;
+  if (!ResourceIdOf(handle, &id)) return StatusCode::kOk;
   const int8_t fill = value.num_channels > 0 ? static_cast<int8_t>(value.zero_point) : 0;
   return ctx.AllocateResource(id, value.bytes, fill);
 }
 
-Status AssignEval(KernelContext& ctx) {
+StatusCode AssignEval(KernelContext& ctx) {
   TensorView handle, value;
   ctx.GetInput(0, &handle);
   ctx.GetInput(1, &value);
   uint8_t* data = nullptr;
   RT_RETURN_IF_ERROR(Variable(ctx, handle, value.bytes, &data));
   if (value.bytes > 0) std::memcpy(data, value.data, value.bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kVarHandle{"VAR_HANDLE", &VarHandlePrepare, &VarHandleEval};

@@ -18,42 +18,42 @@ namespace {
 constexpr uint32_t kMaxPieces = 64;  // PACK inputs / split outputs we accept
 
 // ---- EXPAND_DIMS / SQUEEZE -------------------------------------------------------------------
-Status PrepareSameData(KernelContext& ctx) {
+StatusCode PrepareSameData(KernelContext& ctx) {
   if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2 || ctx.num_outputs() != 1) {
-    return ctx.Fail(Status::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u", ctx.num_inputs(),
+    return ctx.Fail(StatusCode::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u", ctx.num_inputs(),
                     ctx.num_outputs());
   }
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.bytes != out.bytes) return ctx.Fail(Status::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
-  return Status::kOk;
+  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  return StatusCode::kOk;
 }
 
-Status EvalSameData(KernelContext& ctx) {
+StatusCode EvalSameData(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.data != out.data && out.bytes > 0) std::memmove(out.data, in.data, out.bytes);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- SHAPE ----------------------------------------------------------------------------------
-Status PrepareShape(KernelContext& ctx) {
+StatusCode PrepareShape(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (out.type != TensorType::INT32 && out.type != TensorType::INT64) {
-    return ctx.Fail(Status::kUnsupported, "output type %s not supported", TypeName(out.type));
+    return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported", TypeName(out.type));
   }
   if (ElementCount(out) != in.rank) {
-    return ctx.Fail(Status::kInvalidModel, "output has %d elements for input rank %d",
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements for input rank %d",
                     static_cast<int>(ElementCount(out)), in.rank);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalShape(KernelContext& ctx) {
+StatusCode EvalShape(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -64,7 +64,7 @@ Status EvalShape(KernelContext& ctx) {
       out.As<int64_t>()[i] = in.dims[i];
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- common piece movement ------------------------------------------------------------------
@@ -102,42 +102,42 @@ void OuterInner(const TensorView& whole, int32_t axis, Pieces* p) {
   for (int32_t a = axis + 1; a < whole.rank; ++a) p->inner_bytes *= whole.dims[a];
 }
 
-Status AllocPieces(KernelContext& ctx, Pieces** p) {
+StatusCode AllocPieces(KernelContext& ctx, Pieces** p) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(Pieces), &mem));
   *p = static_cast<Pieces*>(mem);
   ctx.set_op_data(*p);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // ---- PACK / UNPACK --------------------------------------------------------------------------
 // `whole` has rank r + 1; every piece has `whole`'s dims without `axis`.
-Status CheckStackShapes(KernelContext& ctx, const TensorView& whole, const TensorView& piece, int32_t axis,
+StatusCode CheckStackShapes(KernelContext& ctx, const TensorView& whole, const TensorView& piece, int32_t axis,
                         uint32_t k) {
   if (piece.type != whole.type) {
-    return ctx.Fail(Status::kInvalidModel, "tensor %u has type %s, expected %s", k, TypeName(piece.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "tensor %u has type %s, expected %s", k, TypeName(piece.type),
                     TypeName(whole.type));
   }
   if (piece.rank + 1 != whole.rank) {
-    return ctx.Fail(Status::kInvalidModel, "tensor %u has rank %d, expected %d", k, piece.rank, whole.rank - 1);
+    return ctx.Fail(StatusCode::kInvalidModel, "tensor %u has rank %d, expected %d", k, piece.rank, whole.rank - 1);
   }
   for (int32_t a = 0; a < piece.rank; ++a) {
     if (piece.dims[a] != whole.dims[a < axis ? a : a + 1]) {
-      return ctx.Fail(Status::kInvalidModel, "tensor %u dim %d is %d, does not match", k, a, piece.dims[a]);
+      return ctx.Fail(StatusCode::kInvalidModel, "tensor %u dim %d is %d, does not match", k, a, piece.dims[a]);
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <bool pack>  // PACK, else UNPACK
-Status PrepareStack(KernelContext& ctx) {
+StatusCode PrepareStack(KernelContext& ctx) {
   const uint32_t n = pack ? ctx.num_inputs() : ctx.num_outputs();
   if (n < 1 || n > kMaxPieces || (pack ? ctx.num_outputs() : ctx.num_inputs()) != 1) {
-    return ctx.Fail(Status::kUnsupported, "expected 1..%u pieces and one whole tensor", kMaxPieces);
+    return ctx.Fail(StatusCode::kUnsupported, "expected 1..%u pieces and one whole tensor", kMaxPieces);
   }
   TensorView whole;
   RT_RETURN_IF_ERROR(pack ? RequireOutput(ctx, 0, &whole) : RequireInput(ctx, 0, &whole));
-  if (TypeSize(whole.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(whole.type));
+  if (TypeSize(whole.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(whole.type));
   int32_t axis = 0;
   if (pack) {
     const auto* o = Options<tfl::PackOptions>(ctx);
@@ -147,9 +147,9 @@ Status PrepareStack(KernelContext& ctx) {
     axis = o != nullptr ? o->axis() : 0;
   }
   if (axis < 0) axis += whole.rank;
-  if (axis < 0 || axis >= whole.rank) return ctx.Fail(Status::kInvalidModel, "axis out of range for rank %d", whole.rank);
+  if (axis < 0 || axis >= whole.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", whole.rank);
   if (whole.dims[axis] != static_cast<int32_t>(n)) {
-    return ctx.Fail(Status::kInvalidModel, "axis %d has %d entries for %u pieces", axis, whole.dims[axis], n);
+    return ctx.Fail(StatusCode::kInvalidModel, "axis %d has %d entries for %u pieces", axis, whole.dims[axis], n);
   }
   for (uint32_t k = 0; k < n; ++k) {
     TensorView piece;
@@ -161,11 +161,11 @@ Status PrepareStack(KernelContext& ctx) {
   OuterInner(whole, axis, p);
   p->count = n;
   for (uint32_t k = 0; k < n; ++k) p->piece_axis[k] = 1;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 template <bool pack>
-Status EvalStack(KernelContext& ctx) {
+StatusCode EvalStack(KernelContext& ctx) {
   const auto* p = static_cast<const Pieces*>(ctx.op_data());
   TensorView whole;
   RT_RETURN_IF_ERROR(pack ? RequireOutput(ctx, 0, &whole) : RequireInput(ctx, 0, &whole));
@@ -176,20 +176,20 @@ Status EvalStack(KernelContext& ctx) {
     pieces[k] = static_cast<uint8_t*>(piece.data);
   }
   MovePieces(*p, static_cast<uint8_t*>(whole.data), pieces, pack);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 
 // ---- SPLIT / SPLIT_V ------------------------------------------------------------------------
-Status PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t axis_index) {
+StatusCode PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t axis_index) {
   TensorView in, axis_t;
   RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, axis_index, &axis_t));
   int64_t axis = 0;
   RT_RETURN_IF_ERROR(ReadConstantAxis(ctx, axis_t, in.rank, &axis));
   const uint32_t n = ctx.num_outputs();
-  if (n < 1 || n > kMaxPieces) return ctx.Fail(Status::kUnsupported, "%u outputs not supported (1..%u)", n, kMaxPieces);
-  if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+  if (n < 1 || n > kMaxPieces) return ctx.Fail(StatusCode::kUnsupported, "%u outputs not supported (1..%u)", n, kMaxPieces);
+  if (TypeSize(in.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   Pieces* p = nullptr;
   RT_RETURN_IF_ERROR(AllocPieces(ctx, &p));
   const int32_t ax = static_cast<int32_t>(axis);
@@ -200,35 +200,35 @@ Status PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t axi
     TensorView o;
     RT_RETURN_IF_ERROR(RequireOutput(ctx, k, &o));
     if (o.type != in.type || o.rank != in.rank) {
-      return ctx.Fail(Status::kInvalidModel, "output %u type/rank differs from the input", k);
+      return ctx.Fail(StatusCode::kInvalidModel, "output %u type/rank differs from the input", k);
     }
     for (int32_t a = 0; a < in.rank; ++a) {
       if (a != ax && o.dims[a] != in.dims[a]) {
-        return ctx.Fail(Status::kInvalidModel, "output %u dim %d is %d, input %d", k, a, o.dims[a], in.dims[a]);
+        return ctx.Fail(StatusCode::kInvalidModel, "output %u dim %d is %d, input %d", k, a, o.dims[a], in.dims[a]);
       }
     }
     p->piece_axis[k] = o.dims[ax];
     sum += o.dims[ax];
   }
   if (sum != in.dims[ax]) {
-    return ctx.Fail(Status::kInvalidModel, "outputs sum to %d along axis %d, input has %d", static_cast<int>(sum), ax,
+    return ctx.Fail(StatusCode::kInvalidModel, "outputs sum to %d along axis %d, input has %d", static_cast<int>(sum), ax,
                     in.dims[ax]);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status PrepareSplit(KernelContext& ctx) {
-  if (ctx.num_inputs() != 2) return ctx.Fail(Status::kInvalidModel, "expected 2 inputs, got %u", ctx.num_inputs());
+StatusCode PrepareSplit(KernelContext& ctx) {
+  if (ctx.num_inputs() != 2) return ctx.Fail(StatusCode::kInvalidModel, "expected 2 inputs, got %u", ctx.num_inputs());
   return PrepareSplitCommon(ctx, 1, 0);
 }
 
-Status PrepareSplitV(KernelContext& ctx) {
-  if (ctx.num_inputs() != 3) return ctx.Fail(Status::kInvalidModel, "expected 3 inputs, got %u", ctx.num_inputs());
+StatusCode PrepareSplitV(KernelContext& ctx) {
+  if (ctx.num_inputs() != 3) return ctx.Fail(StatusCode::kInvalidModel, "expected 3 inputs, got %u", ctx.num_inputs());
   return PrepareSplitCommon(ctx, 0, 2);
 }
 
 template <uint32_t input_index>  // of the data: 1 for SPLIT, 0 for SPLIT_V
-Status EvalSplit(KernelContext& ctx) {
+StatusCode EvalSplit(KernelContext& ctx) {
   const auto* p = static_cast<const Pieces*>(ctx.op_data());
   TensorView in;
   RT_RETURN_IF_ERROR(RequireInput(ctx, input_index, &in));
@@ -239,7 +239,7 @@ Status EvalSplit(KernelContext& ctx) {
     pieces[k] = static_cast<uint8_t*>(o.data);
   }
   MovePieces(*p, static_cast<uint8_t*>(in.data), pieces, false);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace

@@ -12,14 +12,14 @@ struct EnergyData {
   int32_t start_index, end_index;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::UINT32, "output"));
-  if (in.rank != 1 || out.rank != 1) return ctx.Fail(Status::kInvalidModel, "input and output must be rank 1");
+  if (in.rank != 1 || out.rank != 1) return ctx.Fail(StatusCode::kInvalidModel, "input and output must be rank 1");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(EnergyData), &mem));
   auto* d = static_cast<EnergyData*>(mem);
@@ -28,14 +28,14 @@ Status Prepare(KernelContext& ctx) {
   // TFLM does not check; we refuse indices outside the spectrum instead of reading past it.
   if (d->start_index < 0 || d->end_index < d->start_index || d->end_index > in.dims[0] / 2 ||
       d->end_index > out.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "energy range [%d, %d) outside spectrum of %d bins",
+    return ctx.Fail(StatusCode::kInvalidModel, "energy range [%d, %d) outside spectrum of %d bins",
                     d->start_index, d->end_index, in.dims[0] / 2);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const EnergyData*>(ctx.op_data());
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -47,7 +47,7 @@ Status Eval(KernelContext& ctx) {
     // Each square fits int32; the sum is taken mod 2^32 like TFLM's (wrapping) int32 sum.
     y[i] = static_cast<uint32_t>(re * re) + static_cast<uint32_t>(im * im);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kEnergy{"SignalEnergy", &Prepare, &Eval};

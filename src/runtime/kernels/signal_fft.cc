@@ -19,7 +19,7 @@ namespace {
 
 // --- SignalFftAutoScale --------------------------------------------------------------------------
 
-Status AutoScalePrepare(KernelContext& ctx) {
+StatusCode AutoScalePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, bits;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -29,12 +29,12 @@ Status AutoScalePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   RT_RETURN_IF_ERROR(RequireType(ctx, bits, TensorType::INT32, "scale bits output"));
   if (in.rank != 1 || out.rank != 1 || bits.rank != 0 || out.dims[0] != in.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "input/output must be rank 1 of equal length, scale bits a scalar");
+    return ctx.Fail(StatusCode::kInvalidModel, "input/output must be rank 1 of equal length, scale bits a scalar");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status AutoScaleEval(KernelContext& ctx) {
+StatusCode AutoScaleEval(KernelContext& ctx) {
   TensorView in, out, bits;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -56,7 +56,7 @@ Status AutoScaleEval(KernelContext& ctx) {
   if (scale_bits < 0) scale_bits = 0;
   for (int32_t i = 0; i < n; ++i) y[i] = static_cast<int16_t>(x[i] * (1 << scale_bits));
   *bits.As<int32_t>() = scale_bits;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // --- SignalRfft (int16, KISS FFT fixed point) -------------------------------------------------
@@ -192,7 +192,7 @@ bool Factor(int32_t n, int32_t* facbuf) {
 inline int16_t KissCos(double phase) { return static_cast<int16_t>(std::floor(0.5 + 32767 * std::cos(phase))); }
 inline int16_t KissSin(double phase) { return static_cast<int16_t>(std::floor(0.5 + 32767 * std::sin(phase))); }
 
-Status RfftPrepare(KernelContext& ctx) {
+StatusCode RfftPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -201,13 +201,13 @@ Status RfftPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "T", &type));
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "fft_length", &fft_length));
   if (type != static_cast<int32_t>(TensorType::INT16)) {
-    return ctx.Fail(Status::kUnsupported, "only int16 RFFT is supported (T = %d)", type);
+    return ctx.Fail(StatusCode::kUnsupported, "only int16 RFFT is supported (T = %d)", type);
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::INT16, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
-  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(Status::kInvalidModel, "input and output ranks differ");
+  if (in.rank < 1 || in.rank != out.rank) return ctx.Fail(StatusCode::kInvalidModel, "input and output ranks differ");
   if (fft_length < 4 || fft_length > (1 << 16) || fft_length % 2 != 0) {
-    return ctx.Fail(Status::kInvalidModel, "fft_length %d invalid", fft_length);
+    return ctx.Fail(StatusCode::kInvalidModel, "fft_length %d invalid", fft_length);
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(RfftData), &mem));
@@ -221,12 +221,12 @@ Status RfftPrepare(KernelContext& ctx) {
   if (d->input_length <= 0 || d->input_length > fft_length || d->input_size % d->input_length != 0 ||
       d->output_length != d->ncfft + 1 ||
       ElementCount(out) / 2 != static_cast<int64_t>(d->input_size / d->input_length) * d->output_length) {
-    return ctx.Fail(Status::kInvalidModel,
+    return ctx.Fail(StatusCode::kInvalidModel,
                     "frames of %d samples, fft_length %d and %d output bins do not match",
                     d->input_length, fft_length, d->output_length);
   }
   if (!Factor(d->ncfft, d->factors)) {
-    return ctx.Fail(Status::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
+    return ctx.Fail(StatusCode::kUnsupported, "fft_length %d needs a radix other than 2 or 4", fft_length);
   }
   const uint32_t cpx_bytes = static_cast<uint32_t>(sizeof(Cpx));
   void* tw = nullptr;
@@ -249,7 +249,7 @@ Status RfftPrepare(KernelContext& ctx) {
   }
   RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(fft_length) * 2u, &d->scratch_index));
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // kiss_fftr: one complex FFT of the packed real frame, then the even/odd split.
@@ -276,13 +276,13 @@ void Rfft(const RfftData& d, const int16_t* frame, Cpx* freq) {
   }
 }
 
-Status RfftEval(KernelContext& ctx) {
+StatusCode RfftEval(KernelContext& ctx) {
   const auto* d = static_cast<const RfftData*>(ctx.op_data());
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   auto* work = static_cast<int16_t*>(ctx.GetScratch(d->scratch_index));
-  if (work == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  if (work == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   const int16_t* x = in.As<int16_t>();
   Cpx* y = out.As<Cpx>();
   for (int32_t i = 0, o = 0; i < d->input_size; i += d->input_length, o += d->output_length) {
@@ -291,7 +291,7 @@ Status RfftEval(KernelContext& ctx) {
                 sizeof(int16_t) * static_cast<size_t>(d->fft_length - d->input_length));
     Rfft(*d, work, y + o);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kAutoScale{"SignalFftAutoScale", &AutoScalePrepare, &AutoScaleEval};

@@ -23,24 +23,24 @@ struct FilterBankData {
   uint64_t* work_area;  // (num_channels + 1) accumulators; persistent like TFLM's (no scratch request)
 };
 
-Status FilterBankPrepare(KernelContext& ctx) {
+StatusCode FilterBankPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 6, 1));
   TensorView t[6], out;
   for (uint32_t i = 0; i < 6; ++i) {
     RT_RETURN_IF_ERROR(RequireInput(ctx, i, &t[i]));
-    if (t[i].rank != 1) return ctx.Fail(Status::kInvalidModel, "input %u must be rank 1", i);
+    if (t[i].rank != 1) return ctx.Fail(StatusCode::kInvalidModel, "input %u must be rank 1", i);
     RT_RETURN_IF_ERROR(RequireType(ctx, t[i], i == 0 ? TensorType::UINT32 : TensorType::INT16, "input"));
   }
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::UINT64, "output"));
-  if (out.rank != 1) return ctx.Fail(Status::kInvalidModel, "output must be rank 1");
+  if (out.rank != 1) return ctx.Fail(StatusCode::kInvalidModel, "output must be rank 1");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(FilterBankData), &mem));
   auto* d = static_cast<FilterBankData*>(mem);
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "num_channels", &d->num_channels));
   const int32_t n = d->num_channels;
   if (n < 0 || n != out.dims[0] || t[3].dims[0] < n + 1 || t[4].dims[0] < n + 1 || t[5].dims[0] < n + 1) {
-    return ctx.Fail(Status::kInvalidModel, "num_channels %d does not match the channel tensors", n);
+    return ctx.Fail(StatusCode::kInvalidModel, "num_channels %d does not match the channel tensors", n);
   }
   // Channel tables are constants: check every read stays inside the spectrum and weights, which
   // TFLM leaves to the converter.
@@ -51,7 +51,7 @@ Status FilterBankPrepare(KernelContext& ctx) {
     for (int32_t i = 0; i <= n; ++i) {
       if (fs[i] < 0 || ws[i] < 0 || wd[i] < 0 || fs[i] + wd[i] > t[0].dims[0] ||
           ws[i] + wd[i] > t[1].dims[0] || ws[i] + wd[i] > t[2].dims[0]) {
-        return ctx.Fail(Status::kInvalidModel, "channel %d reads outside the spectrum or weights", i);
+        return ctx.Fail(StatusCode::kInvalidModel, "channel %d reads outside the spectrum or weights", i);
       }
     }
   }
@@ -59,10 +59,10 @@ Status FilterBankPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(static_cast<uint32_t>(n + 1) * 8u, &work));
   d->work_area = static_cast<uint64_t*>(work);
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status FilterBankEval(KernelContext& ctx) {
+StatusCode FilterBankEval(KernelContext& ctx) {
   const auto* d = static_cast<const FilterBankData*>(ctx.op_data());
   TensorView t[6], out;
   for (uint32_t i = 0; i < 6; ++i) RT_RETURN_IF_ERROR(RequireInput(ctx, i, &t[i]));
@@ -88,7 +88,7 @@ Status FilterBankEval(KernelContext& ctx) {
     unweight_acc = 0;
   }
   std::memcpy(out.As<uint64_t>(), acc + 1, sizeof(uint64_t) * static_cast<size_t>(d->num_channels));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // --- SignalFilterBankSquareRoot --------------------------------------------------------------------
@@ -128,7 +128,7 @@ uint32_t Sqrt64(uint64_t num) {
   return static_cast<uint32_t>(SqrtBits(num, MostSignificantBit64(num)));
 }
 
-Status SqrtPrepare(KernelContext& ctx) {
+StatusCode SqrtPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, bits, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -138,12 +138,12 @@ Status SqrtPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, bits, TensorType::INT32, "scale bits"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::UINT32, "output"));
   if (in.rank != 1 || bits.rank != 0 || out.rank != 1 || out.dims[0] < in.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "input/output must be rank 1, scale bits a scalar");
+    return ctx.Fail(StatusCode::kInvalidModel, "input/output must be rank 1, scale bits a scalar");
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status SqrtEval(KernelContext& ctx) {
+StatusCode SqrtEval(KernelContext& ctx) {
   TensorView in, bits, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &bits));
@@ -151,9 +151,9 @@ Status SqrtEval(KernelContext& ctx) {
   const uint64_t* x = in.As<uint64_t>();
   uint32_t* y = out.As<uint32_t>();
   const int32_t shift = *bits.As<int32_t>();
-  if (shift < 0 || shift > 31) return ctx.Fail(Status::kKernelError, "scale bits %d out of range", shift);
+  if (shift < 0 || shift > 31) return ctx.Fail(StatusCode::kKernelError, "scale bits %d out of range", shift);
   for (int32_t i = 0; i < in.dims[0]; ++i) y[i] = Sqrt64(x[i]) >> shift;
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // --- SignalFilterBankLog ---------------------------------------------------------------------------
@@ -203,7 +203,7 @@ struct LogData {
   int32_t correction_bits, output_scale;
 };
 
-Status LogPrepare(KernelContext& ctx) {
+StatusCode LogPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -211,7 +211,7 @@ Status LogPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, in, TensorType::UINT32, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   if (in.rank != 1 || out.rank != 1 || out.dims[0] < in.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "input and output must be rank 1 of equal length");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output must be rank 1 of equal length");
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(LogData), &mem));
@@ -219,13 +219,13 @@ Status LogPrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "input_correction_bits", &d->correction_bits));
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "output_scale", &d->output_scale));
   if (d->correction_bits < 0 || d->correction_bits > 31) {
-    return ctx.Fail(Status::kInvalidModel, "input_correction_bits %d out of range", d->correction_bits);
+    return ctx.Fail(StatusCode::kInvalidModel, "input_correction_bits %d out of range", d->correction_bits);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status LogEval(KernelContext& ctx) {
+StatusCode LogEval(KernelContext& ctx) {
   const auto* d = static_cast<const LogData*>(ctx.op_data());
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -241,7 +241,7 @@ Status LogEval(KernelContext& ctx) {
       y[i] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kFilterBank{"SignalFilterBank", &FilterBankPrepare, &FilterBankEval};

@@ -40,7 +40,7 @@ struct PcanData {
   int32_t num_channels;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 1));
   TensorView in, noise, lut, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -52,24 +52,24 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, lut, TensorType::INT16, "gain LUT"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::UINT32, "output"));
   if (in.rank != 1 || noise.rank != 1 || lut.rank != 1 || out.rank != 1) {
-    return ctx.Fail(Status::kInvalidModel, "all tensors must be rank 1");
+    return ctx.Fail(StatusCode::kInvalidModel, "all tensors must be rank 1");
   }
   if (in.dims[0] <= 0 || noise.dims[0] != in.dims[0] || out.dims[0] != in.dims[0]) {
-    return ctx.Fail(Status::kInvalidModel, "input, noise estimate and output lengths differ");
+    return ctx.Fail(StatusCode::kInvalidModel, "input, noise estimate and output lengths differ");
   }
   // The LUT is read at 4 * msb(x) - 6 + 2 for msb up to 32: it needs 4 * 32 - 3 = 125 entries.
-  if (lut.dims[0] < 125) return ctx.Fail(Status::kInvalidModel, "gain LUT has %d entries, needs 125", lut.dims[0]);
+  if (lut.dims[0] < 125) return ctx.Fail(StatusCode::kInvalidModel, "gain LUT has %d entries, needs 125", lut.dims[0]);
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(PcanData), &mem));
   auto* d = static_cast<PcanData*>(mem);
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "snr_shift", &d->snr_shift));
-  if (d->snr_shift < 0 || d->snr_shift > 63) return ctx.Fail(Status::kInvalidModel, "snr_shift %d out of range", d->snr_shift);
+  if (d->snr_shift < 0 || d->snr_shift > 63) return ctx.Fail(StatusCode::kInvalidModel, "snr_shift %d out of range", d->snr_shift);
   d->num_channels = in.dims[0];
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const PcanData*>(ctx.op_data());
   TensorView in, noise, lut, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -86,7 +86,7 @@ Status Eval(KernelContext& ctx) {
     const uint32_t snr = static_cast<uint32_t>((static_cast<uint64_t>(x[i]) * gain) >> d->snr_shift);
     y[i] = PcanShrink(snr);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kPcan{"SignalPCAN", &Prepare, &Eval};

@@ -23,7 +23,7 @@ struct SpectralSubtractionData {
   uint32_t* noise_estimate;  // num_channels, persistent
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 2));
   TensorView in, out, noise;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -33,7 +33,7 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::UINT32, "output"));
   RT_RETURN_IF_ERROR(RequireType(ctx, noise, TensorType::UINT32, "noise estimate output"));
   if (in.rank != 1 || out.rank != 1 || noise.rank != 1) {
-    return ctx.Fail(Status::kInvalidModel, "input and outputs must be rank 1");
+    return ctx.Fail(StatusCode::kInvalidModel, "input and outputs must be rank 1");
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(SpectralSubtractionData), &mem));
@@ -61,17 +61,17 @@ Status Prepare(KernelContext& ctx) {
   const int32_t n = d->num_channels;
   if (n <= 0 || n > in.dims[0] || n > out.dims[0] || n > noise.dims[0] || d->smoothing_bits > 31 ||
       d->spectral_subtraction_bits > 63) {
-    return ctx.Fail(Status::kInvalidModel, "num_channels %d / bit counts do not fit the tensors", n);
+    return ctx.Fail(StatusCode::kInvalidModel, "num_channels %d / bit counts do not fit the tensors", n);
   }
   void* est = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(static_cast<uint32_t>(n) * 4u, &est));
   d->noise_estimate = static_cast<uint32_t*>(est);
   std::memset(d->noise_estimate, 0, static_cast<size_t>(n) * 4u);  // TFLM's ResetState
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const SpectralSubtractionData*>(ctx.op_data());
   TensorView in, out, noise;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -99,16 +99,16 @@ Status Eval(KernelContext& ctx) {
     y[i] = subtracted > floor ? subtracted : floor;
   }
   std::memcpy(noise.As<uint32_t>(), est, sizeof(uint32_t) * static_cast<size_t>(d->num_channels));
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Interpreter::Reset: forget the noise estimate (TFLM's Reset of this op zeroes it as Prepare does).
-Status Reset(KernelContext& ctx) {
+StatusCode Reset(KernelContext& ctx) {
   auto* d = static_cast<SpectralSubtractionData*>(ctx.op_data());
   if (d != nullptr && d->noise_estimate != nullptr && d->num_channels > 0) {
     std::memset(d->noise_estimate, 0, static_cast<size_t>(d->num_channels) * 4u);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kSpectralSubtraction{"SignalFilterBankSpectralSubtraction", &Prepare, &Eval, &Reset};

@@ -103,22 +103,22 @@ bool FlexGetInt(const FlexMap& m, const char* key, int64_t* value) {
   return false;
 }
 
-Status SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) {
+StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) {
   const tfl::Operator* op = ctx.op();
   const auto* opts = op != nullptr ? op->custom_options() : nullptr;
   FlexMap map;
   if (opts == nullptr || !FlexParseMap(opts->data(), opts->size(), &map)) {
-    return ctx.Fail(Status::kInvalidModel, "custom_options are not a FlexBuffer map");
+    return ctx.Fail(StatusCode::kInvalidModel, "custom_options are not a FlexBuffer map");
   }
   int64_t v = 0;
   if (!FlexGetInt(map, key, &v)) {
-    return ctx.Fail(Status::kInvalidModel, "custom option '%s' missing or not an integer", key);
+    return ctx.Fail(StatusCode::kInvalidModel, "custom option '%s' missing or not an integer", key);
   }
   if (v < INT32_MIN || v > INT32_MAX) {
-    return ctx.Fail(Status::kInvalidModel, "custom option '%s' out of int32 range", key);
+    return ctx.Fail(StatusCode::kInvalidModel, "custom option '%s' out of int32 range", key);
   }
   *value = static_cast<int32_t>(v);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

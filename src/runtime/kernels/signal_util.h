@@ -31,7 +31,7 @@ bool FlexParseMap(const uint8_t* buf, size_t size, FlexMap* out);
 bool FlexGetInt(const FlexMap& map, const char* key, int64_t* value);
 
 // Reads the op's custom_options map and integer `key`; fails the op naming the key when missing.
-Status SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value);
+StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value);
 
 // Position of the highest set bit, 1-based; 32 (resp. 64) for 0, as TFLM's GCC build returns.
 inline uint32_t MostSignificantBit32(uint32_t x) { return x != 0 ? 32u - __builtin_clz(x) : 32u; }

@@ -14,7 +14,7 @@ struct WindowData {
   int32_t weight_size;
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, w, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -24,26 +24,26 @@ Status Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, w, TensorType::INT16, "weights"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   if (in.rank < 1 || w.rank != 1 || in.rank != out.rank) {
-    return ctx.Fail(Status::kInvalidModel, "input rank %d / weights rank %d / output rank %d invalid",
+    return ctx.Fail(StatusCode::kInvalidModel, "input rank %d / weights rank %d / output rank %d invalid",
                     in.rank, w.rank, out.rank);
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(WindowData), &mem));
   auto* d = static_cast<WindowData*>(mem);
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "shift", &d->shift));
-  if (d->shift < 0 || d->shift > 31) return ctx.Fail(Status::kInvalidModel, "shift %d out of range", d->shift);
+  if (d->shift < 0 || d->shift > 31) return ctx.Fail(StatusCode::kInvalidModel, "shift %d out of range", d->shift);
   d->input_size = static_cast<int32_t>(ElementCount(in));
   d->weight_size = w.dims[0];
   if (d->weight_size <= 0 || d->input_size % d->weight_size != 0 ||
       ElementCount(out) != d->input_size) {
-    return ctx.Fail(Status::kInvalidModel, "input of %d elements is not whole frames of %d weights",
+    return ctx.Fail(StatusCode::kInvalidModel, "input of %d elements is not whole frames of %d weights",
                     d->input_size, d->weight_size);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const WindowData*>(ctx.op_data());
   TensorView in, w, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -58,7 +58,7 @@ Status Eval(KernelContext& ctx) {
       y[base + i] = static_cast<int16_t>(raw < -32768 ? -32768 : (raw > 32767 ? 32767 : raw));
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kWindow{"SignalWindow", &Prepare, &Eval};

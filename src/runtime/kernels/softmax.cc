@@ -148,20 +148,20 @@ inline int16_t SaturateInt16(int32_t v) {
 }
 
 // ---- kernel -----------------------------------------------------------------------------------------
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.rank < 1 || ElementCount(in) != ElementCount(out) || Dim(in, -1) != Dim(out, -1) ||
       in.bytes < ElementCount(in) * TypeSize(in.type) || out.bytes < ElementCount(out) * TypeSize(out.type)) {
-    return ctx.Fail(Status::kInvalidModel, "input (rank %d) and output must have the same shape", in.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "input (rank %d) and output must have the same shape", in.rank);
   }
   const bool ok_types = (in.type == TensorType::FLOAT32 && out.type == TensorType::FLOAT32) ||
                         (in.type == TensorType::INT8 && (out.type == TensorType::INT8 || out.type == TensorType::INT16)) ||
                         (in.type == TensorType::INT16 && out.type == TensorType::INT16);
   if (!ok_types) {
-    return ctx.Fail(Status::kUnsupported, "input %s with output %s not supported", TypeName(in.type),
+    return ctx.Fail(StatusCode::kUnsupported, "input %s with output %s not supported", TypeName(in.type),
                     TypeName(out.type));
   }
   const auto* o = Options<tfl::SoftmaxOptions>(ctx);
@@ -173,12 +173,12 @@ Status Prepare(KernelContext& ctx) {
   d->one_over_one_plus_x_lut = nullptr;
   if (in.type == TensorType::FLOAT32) {
     ctx.set_op_data(d);
-    return Status::kOk;
+    return StatusCode::kOk;
   }
-  if (!(in.scale > 0.0f)) return ctx.Fail(Status::kInvalidModel, "input scale is not positive");
+  if (!(in.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "input scale is not positive");
   if (in.type == TensorType::INT16) {
     if (out.zero_point != 0 || std::fabs(out.scale - 1.0f / 32768) > 0.001f / 32768) {
-      return ctx.Fail(Status::kInvalidModel, "int16 output needs zero point 0 and scale 1/32768");
+      return ctx.Fail(StatusCode::kInvalidModel, "int16 output needs zero point 0 and scale 1/32768");
     }
     void* luts = nullptr;
     RT_RETURN_IF_ERROR(ctx.AllocatePersistent(2 * kLutSize * sizeof(int16_t), &luts));
@@ -195,10 +195,10 @@ Status Prepare(KernelContext& ctx) {
   } else {
     if (out.type == TensorType::INT16) {
       if (out.zero_point != -32768 || std::fabs(out.scale - 1.0f / 65536) > 0.001f / 65536) {
-        return ctx.Fail(Status::kInvalidModel, "int8 -> int16 output needs zero point -32768 and scale 1/65536");
+        return ctx.Fail(StatusCode::kInvalidModel, "int8 -> int16 output needs zero point -32768 and scale 1/65536");
       }
     } else if (out.zero_point != -128 || out.scale != 1.0f / 256) {
-      return ctx.Fail(Status::kInvalidModel, "int8 output needs zero point -128 and scale 1/256");
+      return ctx.Fail(StatusCode::kInvalidModel, "int8 output needs zero point -128 and scale 1/256");
     }
     // TFLM PreprocessSoftmaxScaling + CalculateInputRadius.
     const double max_real = static_cast<double>((1LL << 31) - 1);
@@ -207,7 +207,7 @@ Status Prepare(KernelContext& ctx) {
     if (real > max_real) real = max_real;
     int shift = 0;
     QuantizeMultiplier(real, &d->input_multiplier, &shift);
-    if (shift < 0 || shift > 30) return ctx.Fail(Status::kUnsupported, "input scale x beta is too small");
+    if (shift < 0 || shift > 30) return ctx.Fail(StatusCode::kUnsupported, "input scale x beta is too small");
     d->input_left_shift = shift;
     const double radius = 1.0 * ((1 << kScaledDiffIntegerBits) - 1) *
                           static_cast<double>(1LL << (31 - kScaledDiffIntegerBits)) /
@@ -215,7 +215,7 @@ Status Prepare(KernelContext& ctx) {
     d->diff_min = -static_cast<int32_t>(std::floor(radius));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 void SoftmaxFloat(const SoftmaxData& d, const float* x, float* y, int32_t outer, int32_t depth) {
@@ -298,7 +298,7 @@ void SoftmaxInt16(const SoftmaxData& d, const int16_t* x, int16_t* y, int32_t ou
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -314,7 +314,7 @@ Status Eval(KernelContext& ctx) {
   } else {
     SoftmaxInt8(d, in.As<int8_t>(), out.As<int8_t>(), outer, depth);
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kSoftmax{"SOFTMAX", &Prepare, &Eval};

@@ -51,7 +51,7 @@ bool ReadBlockAndPads(const TensorView& in, const TensorView& block, const Tenso
   return true;
 }
 
-Status PrepareCommon(KernelContext& ctx, bool to_batch) {
+StatusCode PrepareCommon(KernelContext& ctx, bool to_batch) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 3, 1));
   TensorView in, block, pads, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
@@ -59,16 +59,16 @@ Status PrepareCommon(KernelContext& ctx, bool to_batch) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &pads));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type || TypeSize(in.type) == 0) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s / output type %s not usable", TypeName(in.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s / output type %s not usable", TypeName(in.type),
                     TypeName(out.type));
   }
   Dims4 i4{}, o4{};
   if (!As4D(in, &i4) || !As4D(out, &o4) || in.rank != out.rank) {
-    return ctx.Fail(Status::kUnsupported, "only 3D or 4D tensors of equal rank are supported");
+    return ctx.Fail(StatusCode::kUnsupported, "only 3D or 4D tensors of equal rank are supported");
   }
   int32_t bh = 0, bw = 0, p[4];
   if (!ReadBlockAndPads(in, block, pads, &bh, &bw, p)) {
-    return ctx.Fail(Status::kUnsupported, "block shape / %s must be constant int32, positive / non-negative",
+    return ctx.Fail(StatusCode::kUnsupported, "block shape / %s must be constant int32, positive / non-negative",
                     to_batch ? "paddings" : "crops");
   }
   const int64_t blocks = static_cast<int64_t>(bh) * bw;
@@ -80,23 +80,23 @@ Status PrepareCommon(KernelContext& ctx, bool to_batch) {
     ok = i4.b % blocks == 0 && o4.b == i4.b / blocks && o4.h == static_cast<int64_t>(i4.h) * bh - p[0] - p[1] &&
          o4.w == static_cast<int64_t>(i4.w) * bw - p[2] - p[3] && o4.d == i4.d;
   }
-  if (!ok) return ctx.Fail(Status::kInvalidModel, "output shape does not match block shape and paddings/crops");
-  return Status::kOk;
+  if (!ok) return ctx.Fail(StatusCode::kInvalidModel, "output shape does not match block shape and paddings/crops");
+  return StatusCode::kOk;
 }
 
-Status PrepareS2B(KernelContext& ctx) { return PrepareCommon(ctx, true); }
-Status PrepareB2S(KernelContext& ctx) { return PrepareCommon(ctx, false); }
+StatusCode PrepareS2B(KernelContext& ctx) { return PrepareCommon(ctx, true); }
+StatusCode PrepareB2S(KernelContext& ctx) { return PrepareCommon(ctx, false); }
 
-Status EvalS2B(KernelContext& ctx) {
+StatusCode EvalS2B(KernelContext& ctx) {
   TensorView in, block, pads, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &block));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &pads));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   Dims4 i4{}, o4{};
-  if (!As4D(in, &i4) || !As4D(out, &o4)) return ctx.Fail(Status::kKernelError, "tensors must be 3D or 4D");
+  if (!As4D(in, &i4) || !As4D(out, &o4)) return ctx.Fail(StatusCode::kKernelError, "tensors must be 3D or 4D");
   int32_t bh = 0, bw = 0, p[4];
-  if (!ReadBlockAndPads(in, block, pads, &bh, &bw, p)) return ctx.Fail(Status::kKernelError, "bad block/paddings");
+  if (!ReadBlockAndPads(in, block, pads, &bh, &bw, p)) return ctx.Fail(StatusCode::kKernelError, "bad block/paddings");
   const size_t es = TypeSize(in.type);
   const size_t pixel = static_cast<size_t>(i4.d) * es;
   const uint8_t pad_byte = static_cast<uint8_t>(out.type == TensorType::FLOAT32 ? 0 : out.zero_point);
@@ -118,19 +118,19 @@ Status EvalS2B(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status EvalB2S(KernelContext& ctx) {
+StatusCode EvalB2S(KernelContext& ctx) {
   TensorView in, block, crops, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &block));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, &crops));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   Dims4 i4{}, o4{};
-  if (!As4D(in, &i4) || !As4D(out, &o4)) return ctx.Fail(Status::kKernelError, "tensors must be 3D or 4D");
+  if (!As4D(in, &i4) || !As4D(out, &o4)) return ctx.Fail(StatusCode::kKernelError, "tensors must be 3D or 4D");
   int32_t bh = 0, bw = 0, p[4];
-  if (!ReadBlockAndPads(in, block, crops, &bh, &bw, p)) return ctx.Fail(Status::kKernelError, "bad block/crops");
+  if (!ReadBlockAndPads(in, block, crops, &bh, &bw, p)) return ctx.Fail(StatusCode::kKernelError, "bad block/crops");
   const size_t pixel = static_cast<size_t>(i4.d) * TypeSize(in.type);
   const uint8_t* src = static_cast<const uint8_t*>(in.data);
   uint8_t* dst = static_cast<uint8_t*>(out.data);
@@ -149,7 +149,7 @@ Status EvalB2S(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kS2B{"SPACE_TO_BATCH_ND", &PrepareS2B, &EvalS2B};

@@ -33,28 +33,28 @@ int64_t Iterations(int32_t start, int32_t stop, int32_t stride) {
   return (span + step - 1) / step;
 }
 
-Status ReadIndexTensor(KernelContext& ctx, uint32_t k, const char* what, int32_t n, const int32_t** out) {
+StatusCode ReadIndexTensor(KernelContext& ctx, uint32_t k, const char* what, int32_t n, const int32_t** out) {
   TensorView t;
   RT_RETURN_IF_ERROR(RequireInput(ctx, k, &t));
   RT_RETURN_IF_ERROR(RequireType(ctx, t, TensorType::INT32, what));
   if (t.data == nullptr) {
-    return ctx.Fail(Status::kUnsupported, "non-constant %s tensor is not supported", what);
+    return ctx.Fail(StatusCode::kUnsupported, "non-constant %s tensor is not supported", what);
   }
   if (ElementCount(t) != n) {
-    return ctx.Fail(Status::kInvalidModel, "%s has %d elements, input rank is %d", what,
+    return ctx.Fail(StatusCode::kInvalidModel, "%s has %d elements, input rank is %d", what,
                     static_cast<int>(ElementCount(t)), n);
   }
   *out = t.As<int32_t>();
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 4, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+  if (TypeSize(in.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   if (in.rank < 1 || in.rank > kDims) {
-    return ctx.Fail(Status::kUnsupported, "input rank %d not supported (1..5)", in.rank);
+    return ctx.Fail(StatusCode::kUnsupported, "input rank %d not supported (1..5)", in.rank);
   }
   const int32_t n = in.rank;
   const int32_t *begin = nullptr, *end = nullptr, *strides = nullptr;
@@ -91,7 +91,7 @@ Status Prepare(KernelContext& ctx) {
     const int32_t axis = a - pad;
     const int32_t size = shape[a];
     const int32_t stride = strides[axis];
-    if (stride == 0) return ctx.Fail(Status::kInvalidModel, "stride of axis %d is zero", axis);
+    if (stride == 0) return ctx.Fail(StatusCode::kInvalidModel, "stride of axis %d is zero", axis);
     const bool masked_begin = (begin_mask >> axis) & 1u;
     const bool masked_end = (end_mask >> axis) & 1u;
     const bool shrink = (shrink_mask >> axis) & 1u;
@@ -117,26 +117,26 @@ Status Prepare(KernelContext& ctx) {
     total *= count;
     if (!shrink) {
       if (out_axis >= out.rank || out.dims[out_axis] != count) {
-        return ctx.Fail(Status::kInvalidModel, "output dim %d should be %d for input axis %d", out_axis,
+        return ctx.Fail(StatusCode::kInvalidModel, "output dim %d should be %d for input axis %d", out_axis,
                         static_cast<int>(count), axis);
       }
       ++out_axis;
     }
   }
   if (out_axis != out.rank) {
-    return ctx.Fail(Status::kInvalidModel, "output rank is %d, slice gives %d", out.rank, out_axis);
+    return ctx.Fail(StatusCode::kInvalidModel, "output rank is %d, slice gives %d", out.rank, out_axis);
   }
   if (total * d->elem_size != out.bytes) {
-    return ctx.Fail(Status::kInvalidModel, "slice gives %d elements, output holds %u bytes",
+    return ctx.Fail(StatusCode::kInvalidModel, "slice gives %d elements, output holds %u bytes",
                     static_cast<int>(total), out.bytes);
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 bool Continue(int64_t i, int32_t stop, int32_t stride) { return stride > 0 ? i < stop : i > stop; }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -167,7 +167,7 @@ Status Eval(KernelContext& ctx) {
       }
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kStridedSlice{"STRIDED_SLICE", &Prepare, &Eval};

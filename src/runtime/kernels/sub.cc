@@ -11,20 +11,20 @@ namespace arenaplan::rt {
 
 namespace {
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   return PrepareArithmetic<tfl::SubOptions, AddSubParams>(
       ctx, /*clamp_int32=*/true,
       [&ctx](const TensorView& a, const TensorView& b, const TensorView& out, AddSubParams* q) {
         PrepareAddSubParams<float>(a, b, out, q);  // sub_common.cc takes the ratios in float
         if (q->in1_shift > 0 || q->in2_shift > 0 || q->out_shift > 0) {
           // TFLM assumes multipliers < 1; refuse rather than misbehave
-          return ctx.Fail(Status::kUnsupported, "scales give a rescaling multiplier >= 1");
+          return ctx.Fail(StatusCode::kUnsupported, "scales give a rescaling multiplier >= 1");
         }
-        return Status::kOk;
+        return StatusCode::kOk;
       });
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   return EvalAddSub(ctx, [](auto x, auto y) { return x - y; });
 }
 

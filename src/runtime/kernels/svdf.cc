@@ -42,7 +42,7 @@ float ActivationFloat(tfl::ActivationFunctionType a, float x) {
 }
 
 // Input, weights_feature, weights_time, bias (optional: *has_bias), activation state, output.
-Status GetTensors(KernelContext& ctx, TensorView* in, TensorView* wf, TensorView* wt, TensorView* bias,
+StatusCode GetTensors(KernelContext& ctx, TensorView* in, TensorView* wf, TensorView* wt, TensorView* bias,
                   bool* has_bias, TensorView* state, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, wf));
@@ -52,16 +52,16 @@ Status GetTensors(KernelContext& ctx, TensorView* in, TensorView* wf, TensorView
   return RequireOutput(ctx, 0, out);
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 5, 1));
   TensorView in, wf, wt, bias, state, out;
   bool has_bias = false;
   RT_RETURN_IF_ERROR(GetTensors(ctx, &in, &wf, &wt, &bias, &has_bias, &state, &out));
   const auto* opts = Options<tfl::SVDFOptions>(ctx);
   const int32_t rank = opts != nullptr ? opts->rank() : 0;
-  if (rank <= 0) return ctx.Fail(Status::kInvalidModel, "rank %d must be positive", rank);
+  if (rank <= 0) return ctx.Fail(StatusCode::kInvalidModel, "rank %d must be positive", rank);
   if (in.rank != 2 || wf.rank != 2 || wt.rank != 2 || state.rank != 2 || out.rank != 2) {
-    return ctx.Fail(Status::kInvalidModel,
+    return ctx.Fail(StatusCode::kInvalidModel,
                     "input, weights, state and output must be rank 2 (ranks %d %d %d %d %d)", in.rank,
                     wf.rank, wt.rank, state.rank, out.rank);
   }
@@ -76,43 +76,43 @@ Status Prepare(KernelContext& ctx) {
   d->n_memory = wt.dims[1];
   d->activation = opts->fused_activation_function();
   if (d->batch <= 0 || d->n_filter <= 0 || d->n_memory <= 0 || d->n_filter % rank != 0) {
-    return ctx.Fail(Status::kInvalidModel, "filters %d must be a positive multiple of rank %d",
+    return ctx.Fail(StatusCode::kInvalidModel, "filters %d must be a positive multiple of rank %d",
                     d->n_filter, rank);
   }
   d->n_unit = d->n_filter / rank;
   if (out.dims[0] != d->batch || out.dims[1] != d->n_unit) {
-    return ctx.Fail(Status::kInvalidModel, "output must have shape [%d, %d]", d->batch, d->n_unit);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must have shape [%d, %d]", d->batch, d->n_unit);
   }
   if (wf.dims[1] != d->n_input) {
-    return ctx.Fail(Status::kInvalidModel, "weights_feature must have %d columns", d->n_input);
+    return ctx.Fail(StatusCode::kInvalidModel, "weights_feature must have %d columns", d->n_input);
   }
   if (wt.dims[0] != d->n_filter) {
-    return ctx.Fail(Status::kInvalidModel, "weights_time must have %d rows", d->n_filter);
+    return ctx.Fail(StatusCode::kInvalidModel, "weights_time must have %d rows", d->n_filter);
   }
   if (has_bias && (bias.rank < 1 || bias.dims[0] != d->n_unit)) {
-    return ctx.Fail(Status::kInvalidModel, "bias must have %d entries", d->n_unit);
+    return ctx.Fail(StatusCode::kInvalidModel, "bias must have %d entries", d->n_unit);
   }
   const int64_t state_cols = static_cast<int64_t>(d->n_memory) * d->n_filter;
   if (state.dims[0] != d->batch || state.dims[1] != state_cols) {
-    return ctx.Fail(Status::kInvalidModel, "activation state must have shape [%d, %d]", d->batch,
+    return ctx.Fail(StatusCode::kInvalidModel, "activation state must have shape [%d, %d]", d->batch,
                     static_cast<int32_t>(state_cols));
   }
   d->type = in.type;
   d->state_type = state.type;
   const int64_t filter_bytes = static_cast<int64_t>(d->batch) * d->n_filter * 4;
   const int64_t unit_bytes = static_cast<int64_t>(d->batch) * d->n_unit * 4;
-  if (filter_bytes > 0x7fffffff) return ctx.Fail(Status::kInvalidModel, "SVDF too large");
+  if (filter_bytes > 0x7fffffff) return ctx.Fail(StatusCode::kInvalidModel, "SVDF too large");
   if (in.type == TensorType::INT8) {
     if (wf.type != TensorType::INT8 || out.type != TensorType::INT8 ||
         (wt.type != TensorType::INT16 && wt.type != TensorType::INT8) || state.type != wt.type ||
         (has_bias && bias.type != TensorType::INT32)) {
-      return ctx.Fail(Status::kUnsupported,
+      return ctx.Fail(StatusCode::kUnsupported,
                       "int8 SVDF needs int8 weights_feature/output, int16 or int8 weights_time and "
                       "state of one type, int32 bias (got %s, %s, %s, %s)",
                       TypeName(wf.type), TypeName(wt.type), TypeName(state.type), TypeName(out.type));
     }
     if (state.scale <= 0.0f || out.scale <= 0.0f) {
-      return ctx.Fail(Status::kInvalidModel, "state and output need positive scales");
+      return ctx.Fail(StatusCode::kInvalidModel, "state and output need positive scales");
     }
     // TFLM computes both effective scales in float, then widens.
     const double s1 = static_cast<double>(in.scale * wf.scale / state.scale);
@@ -131,14 +131,14 @@ Status Prepare(KernelContext& ctx) {
     if (wf.type != TensorType::FLOAT32 || wt.type != TensorType::FLOAT32 ||
         state.type != TensorType::FLOAT32 || out.type != TensorType::FLOAT32 ||
         (has_bias && bias.type != TensorType::FLOAT32)) {
-      return ctx.Fail(Status::kUnsupported, "float SVDF needs float32 weights, state, bias, output");
+      return ctx.Fail(StatusCode::kUnsupported, "float SVDF needs float32 weights, state, bias, output");
     }
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(filter_bytes), &d->scratch_index));
   } else {
-    return ctx.Fail(Status::kUnsupported, "input type %s not supported", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Steps 1 and 2: shift the state left, then state[b][f][memory-1] = store(sum of
@@ -222,21 +222,21 @@ void EvalFloat(const SvdfData& d, const float* input, const float* wf, const flo
   for (int64_t i = 0; i < outputs; ++i) output[i] = ActivationFloat(d.activation, output[i]);
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   const auto* d = static_cast<const SvdfData*>(ctx.op_data());
   TensorView in, wf, wt, bias, state, out;
   bool has_bias = false;
   RT_RETURN_IF_ERROR(GetTensors(ctx, &in, &wf, &wt, &bias, &has_bias, &state, &out));
   void* scratch = ctx.GetScratch(d->scratch_index);
-  if (scratch == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  if (scratch == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   if (d->type == TensorType::FLOAT32) {
     EvalFloat(*d, in.As<float>(), wf.As<float>(), wt.As<float>(),
               has_bias ? bias.As<float>() : nullptr, state.As<float>(), static_cast<float*>(scratch),
               out.As<float>());
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   auto* scratch_out = static_cast<int32_t*>(ctx.GetScratch(d->scratch_output_index));
-  if (scratch_out == nullptr) return ctx.Fail(Status::kKernelError, "scratch buffer missing");
+  if (scratch_out == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   const int32_t* b = has_bias ? bias.As<int32_t>() : nullptr;
   if (d->state_type == TensorType::INT16) {
     EvalInteger<int16_t>(*d, in.As<int8_t>(), wf.As<int8_t>(), wt.As<int16_t>(), b,
@@ -246,7 +246,7 @@ Status Eval(KernelContext& ctx) {
     EvalInteger<int8_t>(*d, in.As<int8_t>(), wf.As<int8_t>(), wt.As<int8_t>(), b, state.As<int8_t>(),
                         static_cast<int32_t*>(scratch), scratch_out, out.As<int8_t>());
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kSvdf{"SVDF", &Prepare, &Eval};

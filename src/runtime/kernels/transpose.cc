@@ -32,48 +32,48 @@ bool PermutedStrides(const TensorView& in, const TensorView& perm, int64_t* in_s
   return true;
 }
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 2, 1));
   TensorView in, perm, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &perm));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type) {
-    return ctx.Fail(Status::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
                     TypeName(out.type));
   }
-  if (TypeSize(in.type) == 0) return ctx.Fail(Status::kUnsupported, "type %s not supported", TypeName(in.type));
+  if (TypeSize(in.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   if (in.rank > kMaxDims || in.rank != out.rank) {
-    return ctx.Fail(Status::kUnsupported, "ranks %d -> %d not supported (equal, <= 6)", in.rank, out.rank);
+    return ctx.Fail(StatusCode::kUnsupported, "ranks %d -> %d not supported (equal, <= 6)", in.rank, out.rank);
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, perm, TensorType::INT32, "perm"));
   if (ElementCount(perm) != in.rank) {
-    return ctx.Fail(Status::kInvalidModel, "perm has %d entries for rank %d", static_cast<int>(ElementCount(perm)),
+    return ctx.Fail(StatusCode::kInvalidModel, "perm has %d entries for rank %d", static_cast<int>(ElementCount(perm)),
                     in.rank);
   }
   if (perm.data != nullptr) {  // constant: check now, including the output shape
     int64_t st[kMaxDims];
-    if (!PermutedStrides(in, perm, st)) return ctx.Fail(Status::kInvalidModel, "perm is not a permutation");
+    if (!PermutedStrides(in, perm, st)) return ctx.Fail(StatusCode::kInvalidModel, "perm is not a permutation");
     for (int32_t k = 0; k < in.rank; ++k) {
       int32_t p = perm.As<int32_t>()[k];
       if (p < 0) p += in.rank;
       if (out.dims[k] != in.dims[p]) {
-        return ctx.Fail(Status::kInvalidModel, "output dim %d is %d, input dim %d is %d", k, out.dims[k], p,
+        return ctx.Fail(StatusCode::kInvalidModel, "output dim %d is %d, input dim %d is %d", k, out.dims[k], p,
                         in.dims[p]);
       }
     }
   }
-  if (in.bytes != out.bytes) return ctx.Fail(Status::kInvalidModel, "input and output sizes differ");
-  return Status::kOk;
+  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
+  return StatusCode::kOk;
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   TensorView in, perm, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &perm));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   int64_t in_stride[kMaxDims];
-  if (!PermutedStrides(in, perm, in_stride)) return ctx.Fail(Status::kInvalidModel, "perm is not a permutation");
+  if (!PermutedStrides(in, perm, in_stride)) return ctx.Fail(StatusCode::kInvalidModel, "perm is not a permutation");
   const uint32_t es = TypeSize(in.type);
   const int64_t total = ElementCount(out);
   const uint8_t* src = static_cast<const uint8_t*>(in.data);
@@ -90,7 +90,7 @@ Status Eval(KernelContext& ctx) {
       idx[k] = 0;
     }
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kTranspose{"TRANSPOSE", &Prepare, &Eval};

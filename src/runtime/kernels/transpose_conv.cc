@@ -27,13 +27,13 @@ struct TransposeConvData {
   int32_t bias_scratch;  // int16 bias widened to int64, or -1
 };
 
-Status Prepare(KernelContext& ctx) {
+StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 2, 1, &t));
   RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   if (in.dims[0] != out.dims[0] || in.dims[3] != f.dims[3] || f.dims[0] != out.dims[3]) {
-    return ctx.Fail(Status::kInvalidModel, "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d",
+    return ctx.Fail(StatusCode::kInvalidModel, "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d",
                     in.dims[3], f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
   const int32_t channels = out.dims[3];
@@ -42,9 +42,9 @@ Status Prepare(KernelContext& ctx) {
     if (in.type == TensorType::FLOAT32) bias_ok = bias.type == TensorType::FLOAT32;
     if (in.type == TensorType::INT8) bias_ok = bias.type == TensorType::INT32;
     if (in.type == TensorType::INT16) bias_ok = bias.type == TensorType::INT64 || bias.type == TensorType::INT16;
-    if (!bias_ok) return ctx.Fail(Status::kUnsupported, "bias type %s not supported", TypeName(bias.type));
+    if (!bias_ok) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
     if (!HasShape(bias, -1) || ElementCount(bias) != channels || bias.data == nullptr) {
-      return ctx.Fail(Status::kInvalidModel, "bias must be constant with %d elements", channels);
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", channels);
     }
   }
   const auto* o = Options<tfl::TransposeConvOptions>(ctx);
@@ -54,7 +54,7 @@ Status Prepare(KernelContext& ctx) {
   d->stride_h = o != nullptr ? o->stride_h() : 1;
   d->stride_w = o != nullptr ? o->stride_w() : 1;
   if (d->stride_h < 1 || d->stride_w < 1) {
-    return ctx.Fail(Status::kInvalidModel, "strides (%d, %d) must be >= 1", d->stride_h, d->stride_w);
+    return ctx.Fail(StatusCode::kInvalidModel, "strides (%d, %d) must be >= 1", d->stride_h, d->stride_w);
   }
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   d->pad = ComputePadding2D(padding, d->stride_h, d->stride_w, 1, 1, out.dims[1], out.dims[2], f.dims[1], f.dims[2]);
@@ -64,7 +64,7 @@ Status Prepare(KernelContext& ctx) {
   if (in.type != TensorType::FLOAT32) {
     const uint32_t out_elems = static_cast<uint32_t>(ElementCount(out));
     const uint32_t acc_size = in.type == TensorType::INT8 ? 4u : 8u;
-    if (out_elems > 0xFFFFFFFFu / acc_size) return ctx.Fail(Status::kInvalidModel, "output too large");
+    if (out_elems > 0xFFFFFFFFu / acc_size) return ctx.Fail(StatusCode::kInvalidModel, "output too large");
     RT_RETURN_IF_ERROR(ctx.RequestScratch(out_elems * acc_size, &d->acc_scratch));
   }
   // The int16 path reads no zero-point offsets (TFLM uses none there).
@@ -73,7 +73,7 @@ Status Prepare(KernelContext& ctx) {
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(channels) * 8u, &d->bias_scratch));
   }
   ctx.set_op_data(d);
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 // Scatter pass shared by all types: acc[out] += in * w via mac(acc, x, k).
@@ -108,7 +108,7 @@ void Scatter(const TransposeConvData& d, const TensorView& vin, const TensorView
   }
 }
 
-Status Eval(KernelContext& ctx) {
+StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 2, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
@@ -126,10 +126,10 @@ Status Eval(KernelContext& ctx) {
       if (b != nullptr) v += LoadUnaligned<float>(b, static_cast<int32_t>(i % channels));
       y[i] = ClampConvOutput(d.q, v);
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   void* scratch = ctx.GetScratch(d.acc_scratch);
-  if (scratch == nullptr) return ctx.Fail(Status::kKernelError, "accumulator scratch buffer missing");
+  if (scratch == nullptr) return ctx.Fail(StatusCode::kKernelError, "accumulator scratch buffer missing");
   if (in.type == TensorType::INT8) {
     auto* acc = static_cast<int32_t*>(scratch);
     std::memset(acc, 0, static_cast<size_t>(n) * sizeof(int32_t));
@@ -145,7 +145,7 @@ Status Eval(KernelContext& ctx) {
       if (b != nullptr) a = WrappingAdd(a, LoadUnaligned<int32_t>(b, c));
       y[i] = static_cast<int8_t>(RequantizeConvOutput(d.q, a, c, d.q.output_offset));
     }
-    return Status::kOk;
+    return StatusCode::kOk;
   }
   auto* acc = static_cast<int64_t*>(scratch);
   std::memset(acc, 0, static_cast<size_t>(n) * sizeof(int64_t));
@@ -154,7 +154,7 @@ Status Eval(KernelContext& ctx) {
   const int64_t* b = nullptr;
   if (has_bias && bias.type == TensorType::INT16) {
     auto* widened = static_cast<int64_t*>(ctx.GetScratch(d.bias_scratch));
-    if (widened == nullptr) return ctx.Fail(Status::kKernelError, "bias scratch buffer missing");
+    if (widened == nullptr) return ctx.Fail(StatusCode::kKernelError, "bias scratch buffer missing");
     for (int32_t c = 0; c < channels; ++c) widened[c] = LoadUnaligned<int16_t>(bias.data, c);
     b = widened;
   } else if (has_bias) {
@@ -166,7 +166,7 @@ Status Eval(KernelContext& ctx) {
     const int64_t a = acc[i] + (b != nullptr ? LoadUnaligned<int64_t>(b, c) : 0);
     y[i] = static_cast<int16_t>(RequantizeConvOutput(d.q, a, c, 0));
   }
-  return Status::kOk;
+  return StatusCode::kOk;
 }
 
 const KernelRegistration kTransposeConv{"TRANSPOSE_CONV", &Prepare, &Eval};

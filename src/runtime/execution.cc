@@ -1,0 +1,247 @@
+// Running kernels: prepare of every op, the eval loop of Invoke, nested subgraph calls, and the
+// KernelContext each kernel sees (views, op data, persistent memory, scratch, messages).
+#include <cstring>
+
+#include "rules/limits.h"
+#include "runtime/interpreter.h"
+
+namespace arenaplan::rt {
+namespace {
+
+// Entry 0 of an int64 vector (zero points): the verifier checks only 4-byte alignment, so a valid
+// file may place it off an 8-byte boundary.
+int64_t FirstInt64(const flatbuffers::Vector<int64_t>& v) {
+  int64_t x;
+  std::memcpy(&x, v.Data(), sizeof x);
+  return x;
+}
+
+}  // namespace
+
+void Interpreter::SetCurrent(uint32_t s, uint32_t op) {
+  current_sg_ = s;
+  current_op_ = op;
+}
+
+void Interpreter::OpPrefix(char* prefix, uint32_t cap) const {
+  const uint32_t n = [&] {
+    FormatOpPlace(model_, current_sg_, current_op_, prefix, cap);
+    uint32_t len = 0;
+    while (prefix[len] != '\0') ++len;
+    return len;
+  }();
+  Format(prefix + n, cap - n, ": ");
+}
+
+StatusCode Interpreter::OpError(StatusCode code, const char* fmt, ...) {
+  char prefix[96];
+  OpPrefix(prefix, sizeof(prefix));
+  va_list args;
+  va_start(args, fmt);
+  SetErrorV(&error_, prefix, fmt, args);
+  va_end(args);
+  return code;
+}
+
+void Interpreter::ReportV(const char* fmt, va_list args) {
+  char prefix[96];
+  OpPrefix(prefix, sizeof(prefix));
+  SetErrorV(&error_, prefix, fmt, args);
+}
+
+// Runs one kernel hook (prepare, eval or reset) of op `op` in subgraph s; a failure without a
+// message gets "<what> failed (<status>)".
+StatusCode Interpreter::RunKernelHook(uint32_t s, uint32_t op, StatusCode (*hook)(KernelContext&), const char* what) {
+  SetCurrent(s, op);
+  error_.text[0] = '\0';
+  error_.length = 0;
+  const StatusCode st = hook(*this);
+  if (st == StatusCode::kOk) return st;
+  SetCurrent(s, op);  // a nested call may have moved it; the message names this op
+  if (error_.length == 0) return OpError(st, "%s failed (%s)", what, StatusName(st));
+  return st;
+}
+
+StatusCode Interpreter::PrepareAll() {
+  // TFLM prepares subgraph 0, then 1, ... (scratch requests are numbered in this order).
+  in_prepare_ = true;
+  for (uint32_t sg = 0; sg < model_.counts.subgraphs; ++sg) {
+    for (uint32_t i = 0; i < rules::Size(model_.subgraph(sg).operators()); ++i) {
+      op_requests_ = 0;
+      const KernelRegistration* k = KernelOf(model_, tables_, sg, i);
+      if (k->prepare == nullptr) continue;
+      const StatusCode s = RunKernelHook(sg, i, k->prepare, "prepare");
+      if (s != StatusCode::kOk) {
+        in_prepare_ = false;
+        return s;
+      }
+    }
+  }
+  in_prepare_ = false;
+  SetCurrent(0, 0);
+  return StatusCode::kOk;
+}
+
+StatusCode Interpreter::RunSubgraph(uint32_t sg) {
+  for (uint32_t i = 0; i < rules::Size(model_.subgraph(sg).operators()); ++i) {
+    if (options_.max_ops_per_invoke != 0 && ++ops_run_ > options_.max_ops_per_invoke) {
+      SetCurrent(sg, i);
+      return OpError(StatusCode::kUnsupported, "Invoke ran more than %llu ops (InterpreterOptions::max_ops_per_invoke)",
+                     static_cast<unsigned long long>(options_.max_ops_per_invoke));
+    }
+    RT_RETURN_IF_ERROR(RunKernelHook(sg, i, KernelOf(model_, tables_, sg, i)->eval, "eval"));
+  }
+  return StatusCode::kOk;
+}
+
+StatusCode Interpreter::InvokeSubgraph(uint32_t s) {
+  if (state_ != State::kAllocated || in_prepare_) return Fail(StatusCode::kBadState, "InvokeSubgraph outside eval");
+  if (s >= model_.counts.subgraphs) {
+    return Fail(StatusCode::kBadArgument, "subgraph %u out of range (%u)", s, model_.counts.subgraphs);
+  }
+  // Calls were checked acyclic and shallow at AllocateTensors (rules::WalkCallTree); this bound is
+  // the last guard for a kernel that calls other subgraphs than its options name.
+  if (depth_ >= rules::kMaxCallDepth) {
+    return Fail(StatusCode::kUnsupported, "control flow nested deeper than %u subgraphs", rules::kMaxCallDepth);
+  }
+  const uint32_t sg = current_sg_, op = current_op_;
+  ++depth_;
+  const StatusCode st = RunSubgraph(s);
+  --depth_;
+  if (st != StatusCode::kOk) return st;  // current_ names the failing op for the message
+  SetCurrent(sg, op);
+  return StatusCode::kOk;
+}
+
+uint32_t Interpreter::subgraph_inputs_size(uint32_t s) const {
+  return s < model_.counts.subgraphs ? rules::Size(model_.subgraph(s).inputs()) : 0;
+}
+
+uint32_t Interpreter::subgraph_outputs_size(uint32_t s) const {
+  return s < model_.counts.subgraphs ? rules::Size(model_.subgraph(s).outputs()) : 0;
+}
+
+bool Interpreter::GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= subgraph_inputs_size(s)) return false;
+  *out = View(s, model_.subgraph(s).inputs()->Get(k));
+  return true;
+}
+
+bool Interpreter::GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= subgraph_outputs_size(s)) return false;
+  *out = View(s, model_.subgraph(s).outputs()->Get(k));
+  return true;
+}
+
+// --- the op being prepared / evaluated -------------------------------------------------------------
+
+const char* Interpreter::op_name() const {
+  const tfl::OperatorCode& code = model_.index.code_of(CurrentOp());
+  const int32_t builtin = rules::BuiltinCode(code);
+  if (builtin == static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM)) {
+    return code.custom_code() != nullptr ? code.custom_code()->c_str() : "CUSTOM";
+  }
+  const char* name = builtin <= static_cast<int32_t>(tfl::BuiltinOperator::MAX)
+                         ? tfl::EnumNameBuiltinOperator(static_cast<tfl::BuiltinOperator>(builtin))
+                         : nullptr;
+  return (name != nullptr && name[0] != '\0') ? name : "UNKNOWN_OP";
+}
+
+int32_t Interpreter::op_version() const { return model_.index.code_of(CurrentOp()).version(); }
+uint32_t Interpreter::num_inputs() const { return rules::Size(CurrentOp().inputs()); }
+uint32_t Interpreter::num_outputs() const { return rules::Size(CurrentOp().outputs()); }
+
+bool Interpreter::GetInput(uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= num_inputs()) return false;
+  const int32_t idx = CurrentOp().inputs()->Get(k);
+  if (idx < 0) return false;
+  *out = View(current_sg_, idx);
+  return true;
+}
+
+bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
+  *out = TensorView{};
+  if (k >= num_outputs()) return false;
+  *out = View(current_sg_, CurrentOp().outputs()->Get(k));
+  return true;
+}
+
+StatusCode Interpreter::AllocatePersistent(uint32_t bytes, void** out) {
+  *out = nullptr;
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "AllocatePersistent outside prepare");
+  uint32_t off = 0;
+  ErrorText detail;
+  const StatusCode s = ArenaAllocTail(&arena_, bytes, kArenaAlignment, &off, &detail, "persistent op data");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
+  record_.op_data_bytes += bytes;
+  *out = ArenaPtr(arena_, off);
+  return StatusCode::kOk;
+}
+
+StatusCode Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "RequestScratch outside prepare");
+  if (op_requests_ >= kMaxScratchPerNode) {
+    return Fail(StatusCode::kUnsupported, "more than %u scratch requests", kMaxScratchPerNode);
+  }
+  if (num_requests_ >= rules::kMaxScratchRequests) {
+    return Fail(StatusCode::kUnsupported, "more than %u scratch requests in the model", rules::kMaxScratchRequests);
+  }
+  if (bytes > rules::kMaxBufferBytes) {
+    return Fail(StatusCode::kUnsupported, "scratch request of %u bytes, more than the %u a buffer may have", bytes,
+                rules::kMaxBufferBytes);
+  }
+  // Requests wait in the head (unused until planning), growing by one entry each.
+  ErrorText detail;
+  const uint32_t need = static_cast<uint32_t>(sizeof(rules::ScratchRequest)) * (num_requests_ + 1);
+  const StatusCode s = ArenaSetHead(&arena_, need, &detail, "scratch request list");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
+  auto* list = reinterpret_cast<rules::ScratchRequest*>(arena_.base);
+  list[num_requests_] = rules::ScratchRequest{bytes, model_.index.op_base[current_sg_] + current_op_};
+  *index = static_cast<int32_t>(num_requests_++);
+  ++op_requests_;
+  return StatusCode::kOk;
+}
+
+void* Interpreter::GetScratch(int32_t index) {
+  if (tables_.scratch_offset == nullptr || index < 0 || static_cast<uint32_t>(index) >= num_requests_) return nullptr;
+  return ArenaPtr(arena_, tables_.scratch_offset[index]);
+}
+
+// A view built from the flatbuffer: constants point into the model, other tensors at their arena
+// offset once they have one (planned tensors after planning, VAR_HANDLE outputs from prepare on).
+TensorView Interpreter::View(uint32_t s, int32_t index) const {
+  TensorView v;
+  if (model_.model == nullptr || tables_.tensor_offset == nullptr || s >= model_.counts.subgraphs || index < 0 ||
+      static_cast<uint32_t>(index) >= rules::Size(model_.subgraph(s).tensors())) {
+    return v;
+  }
+  const tfl::Tensor& t = *model_.subgraph(s).tensors()->Get(static_cast<uint32_t>(index));
+  const uint32_t off = tables_.tensor_offset[model_.index.tensor_base[s] + static_cast<uint32_t>(index)];
+  v.type = t.type();
+  v.rank = static_cast<int32_t>(rules::Size(t.shape()));
+  v.dims = t.shape() != nullptr ? t.shape()->data() : nullptr;
+  const uint64_t bytes = rules::TensorBytes(t);  // <= kMaxBufferBytes (rules::CheckModel)
+  uint64_t size = 0;
+  const uint8_t* constant = model_.ConstantData(t, &size);
+  if (constant != nullptr) {
+    v.data = const_cast<uint8_t*>(constant);  // kernels never write inputs; the model stays read-only
+    v.bytes = static_cast<uint32_t>(rules::TypeBytes(t.type()) != 0 ? bytes : size);
+  } else {
+    v.bytes = static_cast<uint32_t>(bytes);
+    if (off != kNoData) v.data = ArenaPtr(arena_, off);
+  }
+  const tfl::QuantizationParameters* q = t.quantization();
+  if (q != nullptr && rules::Size(q->scale()) > 0) {
+    v.scale = q->scale()->Get(0);
+    v.scales = q->scale()->data();
+    v.num_channels = static_cast<int32_t>(q->scale()->size());
+    if (rules::Size(q->zero_point()) > 0) v.zero_point = static_cast<int32_t>(FirstInt64(*q->zero_point()));
+    v.quantized_dimension = q->quantized_dimension();
+  }
+  return v;
+}
+
+}  // namespace arenaplan::rt

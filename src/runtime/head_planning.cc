@@ -1,0 +1,218 @@
+#include "runtime/head_planning.h"
+
+#include <cstring>
+
+#include "rules/lifetimes.h"
+#include "rules/limits.h"
+#include "rules/offline_plan.h"
+
+namespace arenaplan::rt {
+namespace {
+
+using rules::kOnline;
+
+// Everything the pass works on; the arrays live in the arena.
+struct Pass {
+  const BoundModel& model;
+  TailTables* tables;
+  const rules::OfflinePlan& offline;
+  PlanBuffer* bufs = nullptr;
+  uint32_t num_tensors = 0;  // planned tensors: buffers [0, num_tensors)
+  uint32_t num_requests = 0;
+  uint8_t* workspace = nullptr;  // 4 bytes per buffer
+
+  uint32_t count() const { return num_tensors + num_requests; }
+  const rules::ScratchRequest* requests(const Arena& arena) const {
+    return reinterpret_cast<const rules::ScratchRequest*>(arena.base);
+  }
+};
+
+// TFLM's needs_allocating for global tensor t; a tensor a kernel pointed at persistent data in
+// prepare has data already (its offset is set), like a constant.
+bool Planned(const BoundModel& model, const TailTables& tables, const rules::OfflinePlan& offline, uint32_t t) {
+  const tfl::Tensor& tensor = model.tensor(t);
+  uint64_t size = 0;
+  const bool has_data = model.ConstantData(tensor, &size) != nullptr || tables.tensor_offset[t] != kNoData;
+  return rules::NeedsAllocating(has_data, tensor.is_variable(), rules::TensorBytes(tensor),
+                                rules::OfflineOffset(offline, t));
+}
+
+uint32_t Aligned(uint64_t bytes) {
+  return AlignUp<uint32_t>(static_cast<uint32_t>(bytes), rules::kBufferAlignment);  // bytes <= limits
+}
+
+// Buffers in AddBuffer order, and the sorted planned-tensor ids in the workspace.
+void CollectBuffers(Pass& p, const Arena& arena) {
+  auto* planned = reinterpret_cast<uint32_t*>(p.workspace);
+  uint32_t b = 0;
+  for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
+    if (!Planned(p.model, *p.tables, p.offline, t)) continue;
+    planned[b] = t;
+    p.bufs[b++] = PlanBuffer{Aligned(rules::TensorBytes(p.model.tensor(t))), -1, -1,
+                             rules::OfflineOffset(p.offline, t)};
+  }
+  for (uint32_t r = 0; r < p.num_requests; ++r) {
+    p.bufs[b++] = PlanBuffer{Aligned(p.requests(arena)[r].bytes), -1, -1, kOnline};
+  }
+}
+
+StatusCode CheckCompiledPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_bytes, ErrorText* error) {
+  // A compiled plan is trusted for nothing: two buffers live at the same time must not overlap.
+  for (uint32_t i = 0; i < n; ++i) {
+    if (static_cast<uint64_t>(bufs[i].offset) + bufs[i].size > head_bytes) {
+      SetError(error, "compiled plan: buffer %u ends at %u, beyond head_bytes %u", i,
+               static_cast<uint32_t>(bufs[i].offset + bufs[i].size), head_bytes);
+      return StatusCode::kBadArgument;
+    }
+    for (uint32_t j = i + 1; j < n; ++j) {
+      const bool live_together = !(bufs[i].first > bufs[j].last || bufs[j].first > bufs[i].last);
+      const uint64_t end_i = static_cast<uint64_t>(bufs[i].offset) + bufs[i].size;
+      const uint64_t end_j = static_cast<uint64_t>(bufs[j].offset) + bufs[j].size;
+      const bool apart = end_i <= static_cast<uint64_t>(bufs[j].offset) ||
+                         end_j <= static_cast<uint64_t>(bufs[i].offset);
+      if (live_together && !apart && bufs[i].size > 0 && bufs[j].size > 0) {
+        SetError(error, "compiled plan: buffers %u and %u are live together and overlap", i, j);
+        return StatusCode::kBadArgument;
+      }
+    }
+  }
+  return StatusCode::kOk;
+}
+
+StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText* error) {
+  const uint32_t n = p.count();
+  const uint32_t per_tensor = p.model.counts.tensors + p.num_requests;
+  if (plan.offsets == nullptr || (plan.count != per_tensor && plan.count != n)) {
+    SetError(error, "compiled plan has %u offsets; expected %u (per tensor + scratch) or %u (per planned buffer)",
+             plan.count, per_tensor, n);
+    return StatusCode::kBadArgument;
+  }
+  uint32_t b = 0;
+  for (uint32_t i = 0; i < plan.count; ++i) {
+    const bool planned = plan.count == n || i >= p.model.counts.tensors || Planned(p.model, *p.tables, p.offline, i);
+    if (!planned) continue;
+    if (plan.offsets[i] < 0) {
+      SetError(error, "compiled plan entry %u is %d for a buffer that needs memory", i, plan.offsets[i]);
+      return StatusCode::kBadArgument;
+    }
+    p.bufs[b++].offset = plan.offsets[i];
+  }
+  return CheckCompiledPlan(p.bufs, n, plan.head_bytes, error);
+}
+
+void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
+  copy->count = p.count();
+  if (copy->count > copy->capacity) return;
+  for (uint32_t b = 0; b < p.count(); ++b) {
+    if (after && copy->offsets != nullptr) copy->offsets[b] = p.bufs[b].offset;
+    if (!after && copy->problem != nullptr) copy->problem[b] = p.bufs[b];
+  }
+}
+
+// The offsets: offline, compiled or online. *head = the plan's height.
+StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* record, uint32_t* head, ErrorText* error) {
+  const uint32_t n = p.count();
+  record->plan_source = p.offline.present() ? "offline" : "tflm-greedy";
+  rules::GapRule rule = rules::GapRule::kFirstFit;
+  if (!p.offline.present() && options.compiled_plan != nullptr) {
+    RT_RETURN_IF_ERROR(ApplyCompiledPlan(p, *options.compiled_plan, error));
+    record->plan_source = "compiled";
+  } else if (!p.offline.present() && options.planner == PlannerKind::kTflmOrderBestFit) {
+    record->plan_source = "tflm-order-best-fit";
+    rule = rules::GapRule::kBestFit;
+  }
+  // The workspace now holds the placement's order and next arrays.
+  auto* order = reinterpret_cast<uint16_t*>(p.workspace);
+  RT_RETURN_IF_ERROR(rules::PlaceBuffers(p.bufs, n, rules::kBufferAlignment, rule, order, order + n, head, error));
+  if (options.compiled_plan != nullptr && !p.offline.present() && options.compiled_plan->head_bytes > *head) {
+    *head = options.compiled_plan->head_bytes;
+  }
+  return StatusCode::kOk;
+}
+
+// Every planned tensor and scratch request gets its buffer's offset.
+void AssignOffsets(const Pass& p) {
+  uint32_t b = 0;
+  for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
+    if (Planned(p.model, *p.tables, p.offline, t))
+      p.tables->tensor_offset[t] = static_cast<uint32_t>(p.bufs[b++].offset);
+  }
+  for (uint32_t r = 0; r < p.num_requests; ++r) {
+    p.tables->scratch_offset[r] = static_cast<uint32_t>(p.bufs[p.num_tensors + r].offset);
+  }
+}
+
+// Variables without an offline offset live in the tail; allocated once temp is free again, so they
+// never add to the planning peak.
+StatusCode AllocateVariables(const BoundModel& model, TailTables* tables, Arena* arena, MemoryRecord* record,
+                             ErrorText* error) {
+  for (uint32_t t = 0; t < model.counts.tensors; ++t) {
+    const tfl::Tensor& tensor = model.tensor(t);
+    if (!tensor.is_variable() || tables->tensor_offset[t] != kNoData) continue;
+    uint64_t size = 0;
+    const uint64_t bytes = rules::TensorBytes(tensor);
+    if (model.ConstantData(tensor, &size) != nullptr || bytes == 0) continue;
+    uint32_t off = 0;
+    RT_RETURN_IF_ERROR(AllocTail(arena, static_cast<uint32_t>(bytes), kArenaAlignment, &record->variable_bytes,
+                                 "variable tensor", &off, error));
+    tables->tensor_offset[t] = off;
+  }
+  return StatusCode::kOk;
+}
+
+}  // namespace
+
+StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, uint32_t num_requests, Arena* arena,
+                    TailTables* tables, MemoryRecord* record, ErrorText* error) {
+  uint32_t off = 0;
+  if (num_requests > 0) {
+    RT_RETURN_IF_ERROR(
+        AllocTail(arena, 4 * num_requests, 4, &record->scratch_table_bytes, "scratch table", &off, error));
+    tables->scratch_offset = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
+  }
+  rules::OfflinePlan offline;
+  RT_RETURN_IF_ERROR(rules::ReadOfflinePlan(model.index, model.file, &offline, error));
+  Pass p{model, tables, offline};
+  p.num_requests = num_requests;
+  for (uint32_t t = 0; t < model.counts.tensors; ++t) p.num_tensors += Planned(model, *tables, offline, t) ? 1 : 0;
+  const uint32_t n = p.count();  // <= kMaxPlanBuffers by limits.h
+  uint32_t bufs_off = 0, work_off = 0;
+  RT_RETURN_IF_ERROR(
+      ArenaAllocTemp(arena, n * static_cast<uint32_t>(sizeof(PlanBuffer)), 4, &bufs_off, error, "plan buffers"));
+  RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 4 * n, 4, &work_off, error, "planner workspace"));
+  p.bufs = reinterpret_cast<PlanBuffer*>(ArenaPtr(*arena, bufs_off));
+  p.workspace = ArenaPtr(*arena, work_off);
+  CollectBuffers(p, *arena);
+  RT_RETURN_IF_ERROR(rules::MarkLifetimes(model.index, reinterpret_cast<const uint32_t*>(p.workspace), p.num_tensors,
+                                          p.requests(*arena), num_requests, p.bufs, error));
+  uint32_t head = 0;
+  if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
+  RT_RETURN_IF_ERROR(Place(p, options, record, &head, error));
+  if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
+  AssignOffsets(p);
+  record->planning_temp_bytes = arena->temp - arena->head;
+  record->planned_buffers = n;
+  record->scratch_requests = num_requests;
+  ArenaResetTemp(arena);
+  RT_RETURN_IF_ERROR(ArenaSetHead(arena, head, error, "planned tensors (head)"));
+  RT_RETURN_IF_ERROR(AllocateVariables(model, tables, arena, record, error));
+  FillVariables(model, *tables, *arena);
+  return StatusCode::kOk;
+}
+
+void FillVariables(const BoundModel& model, const TailTables& tables, const Arena& arena) {
+  for (uint32_t t = 0; t < model.counts.tensors; ++t) {
+    const tfl::Tensor& tensor = model.tensor(t);
+    if (!tensor.is_variable() || tables.tensor_offset[t] == kNoData) continue;
+    int value = 0;
+    const tfl::QuantizationParameters* q = tensor.quantization();
+    if (tensor.type() == TensorType::INT8 && q != nullptr && rules::Size(q->zero_point()) > 0) {
+      int64_t zero_point = 0;  // the verifier checks only 4-byte alignment of int64 vectors
+      std::memcpy(&zero_point, q->zero_point()->Data(), sizeof(zero_point));
+      value = static_cast<int>(zero_point);
+    }
+    std::memset(ArenaPtr(arena, tables.tensor_offset[t]), value, static_cast<size_t>(rules::TensorBytes(tensor)));
+  }
+}
+
+}  // namespace arenaplan::rt
