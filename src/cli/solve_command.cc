@@ -1,4 +1,5 @@
 // `arenaplan solve`: plan a generic problem in MiniMalloc's CSV format.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "cli/solving.h"
+#include "cli/progress.h"
 #include "plan/csv.h"
 #include "report/html_report.h"
 #include "report/printable.h"
@@ -32,9 +34,14 @@ Status WriteReport(const SolveCommandArgs& a, const nlohmann::json& doc) {
 }
 
 int RunSolve(const SolveCommandArgs& a) {
+  const auto start = std::chrono::steady_clock::now();
   auto csv = plan::ReadCsvFile(a.problem);
   if (!csv.ok()) return ReportError("solve", csv.status());
-  auto solved = SolveProblem(a, *csv);
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto solved = [&] {
+    TerminalProgress progress("solve");  // erased before the result is printed
+    return SolveProblem(a, *csv, spent, progress.Callback());
+  }();
   if (!solved.ok()) return ReportError("solve", solved.status());
   const SolveOutcome& o = *solved;
   const plan::PlanResult& r = o.result;
@@ -80,7 +87,7 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
   AddPlannerOption(*cmd, &a->planner, "the problem");
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve (best: the portfolio; optimal: seed and search)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and search), verifying, writing")->check(CLI::NonNegativeNumber);
   cmd->add_flag("--minimize", a->minimize, "with --capacity: minimise the height instead of only fitting");
   cmd->add_option("--format", a->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", a->output, "write the CSV / JSON here instead of stdout");

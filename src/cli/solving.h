@@ -32,7 +32,10 @@ struct SolveOutcome {
 // Errors: bad problems (kInvalidArgument), a capacity below one buffer, no plan found within the
 // time limit (kDeadlineExceeded, "no plan within capacity ... (not proven infeasible)"), a plan
 // failing verification (kInternal). Infeasible and over-capacity results are outcomes, not errors.
-Result<SolveOutcome> SolveProblem(const SolveArgs& args, plan::CsvProblem& problem);
+// `spent_seconds`: what the caller already used of --time-limit (reading the problem); `progress`:
+// the planner's anytime reports (empty: none).
+Result<SolveOutcome> SolveProblem(const SolveArgs& args, plan::CsvProblem& problem, double spent_seconds = 0,
+                                  const plan::ProgressFn& progress = {});
 
 // The one-line messages `solve` prints for an infeasible and an over-capacity outcome.
 std::string InfeasibleMessage(const SolveArgs& args, const SolveOutcome& outcome);
