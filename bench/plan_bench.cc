@@ -2,8 +2,9 @@
 // "optimal" and the "best" portfolio, which has its own bench) on seeded synthetic traces of 1k,
 // 10k and 100k buffers and on every CSV in shared/benchmarks/{minimalloc,real-traces}/ (skipped
 // when ../shared is missing; $ARENAPLAN_SHARED overrides the compiled-in path). Counters: height,
-// lower bound (max live bytes) and their ratio. Before the cases, a table of each planner's
-// height / lower bound (min / median / max) over 10,000 seeded random problems.
+// lower bound (max live bytes) and their ratio. Also the verifier on a 200k-buffer staircase.
+// Before the cases, a table of each planner's height / lower bound (min / median / max) over
+// 10,000 seeded random problems.
 //
 // Usage: plan_bench [--table-only] [benchmark flags, e.g. --benchmark_filter=best-fit]
 #include <benchmark/benchmark.h>
@@ -74,6 +75,24 @@ void RegisterSynthetic() {
     auto p = std::make_shared<const Problem>(RandomProblem({RandomStyle::kTrace, n, 42}));
     Register("synthetic-" + std::to_string(n / 1000) + "k", p);
   }
+}
+
+// The independent verifier on a 200k-buffer staircase (every buffer overlaps three others).
+void RegisterVerify() {
+  auto p = std::make_shared<Problem>();
+  auto plan = std::make_shared<Plan>();
+  for (int i = 0; i < 200000; ++i) {
+    p->buffers.push_back({64, i, i + 3});
+    plan->offsets.push_back((i % 4) * 64);
+  }
+  plan->height = 256;
+  benchmark::RegisterBenchmark("verify/staircase-200k", [p, plan](benchmark::State& state) {
+    for (auto _ : state) {
+      const bool ok = VerifyPlan(*p, *plan).ok();
+      if (!ok) state.SkipWithError("staircase plan rejected");
+      benchmark::DoNotOptimize(ok);
+    }
+  })->Unit(benchmark::kMillisecond);
 }
 
 void RegisterCsvFiles() {
@@ -149,6 +168,7 @@ int main(int argc, char** argv) {
   PrintRandomTable();
   if (table_only) return 0;
   RegisterSynthetic();
+  RegisterVerify();
   RegisterCsvFiles();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

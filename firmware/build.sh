@@ -8,7 +8,7 @@
 #     archive so that no other kernel reaches flash ("all" instead links every kernel).
 # usage: build.sh OUT_DIR GENERATED_DIR                                           (shared layer only)
 #        build.sh OUT_DIR GENERATED_DIR ARENAPLAN MODEL.tflite ARENA_BYTES "FNV..." [all]
-#   GENERATED_DIR: the host build's generated/ (schema/tflite_subset_generated.h);
+#   GENERATED_DIR: the host build's generated/ (schema/tflite_generated.h);
 #   ARENAPLAN: the host binary (reads the model's operator set).
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
@@ -56,7 +56,7 @@ build_shared() {
   local runtime firmware newest todo="" want="" jobs=""
   runtime=$(runtime_sources)
   firmware=$(ls "$SRC"/firmware/*.cc)
-  newest=$(ls -t $(find "$SRC/src" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_subset_generated.h" \
+  newest=$(ls -t $(find "$SRC/src" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_generated.h" \
            "$SRC/firmware/build.sh" | head -1)
   for s in $runtime $firmware; do
     local o; o=$(object_of "$s")

@@ -2,8 +2,11 @@
 // static checks -> ComputeLifetimes -> ToProblem -> lower bound, TFLM's greedy plan twice (the
 // host's O(n log n) plan/tflm_greedy.h and the device's O(n^2) rules/greedy.h, which must agree
 // offset for offset) and its verification; then the TFLM arena size (kernel table formulas on
-// hostile shapes and custom options). Must never crash, whatever the input; a plan that does not
-// verify, or the two greedy planners disagreeing, is a bug (abort). runtime_fuzzer.cc covers the
+// hostile shapes and custom options); then the editable graph: read -> write -> read must give the
+// same graph (SameGraph: bit for bit, NaNs included), and the rewrite passes (PAD folding, int8
+// I/O, a 2x2 patch of every prefix the analysis accepts) must give models the reader accepts. Must
+// never crash, whatever the input; a plan that does not verify, the two greedy planners
+// disagreeing, or a graph that does not round-trip is a bug (abort). runtime_fuzzer.cc covers the
 // runtime.
 //
 // Build and run (-DARENAPLAN_FUZZ=ON instruments every library, so coverage and ASan reach the
@@ -17,7 +20,11 @@
 #include <cstring>
 #include <vector>
 
+#include "graph/int8_io.h"
+#include "graph/pad_fold.h"
+#include "graph/patch.h"
 #include "lifetime/lifetimes.h"
+#include "model/graph.h"
 #include "model/model.h"
 #include "model/offline_plan.h"
 #include "model/static_problems.h"
@@ -29,6 +36,28 @@
 #include "tflm/arena_size.h"
 
 namespace {
+
+// The editable graph and the rewrites on a model the reader accepted.
+void FuzzGraph(const std::vector<uint8_t>& bytes) {
+  using namespace arenaplan;
+  auto g = model::ReadGraph(bytes.data(), bytes.size());
+  if (!g.ok()) return;
+  auto written = model::WriteGraph(**g);
+  if (!written.ok()) return;
+  auto again = model::ReadGraph(written->data(), written->size());
+  if (!again.ok() || !model::SameGraph(**again, **g)) std::abort();
+  (void)graph::FoldPads(**again);
+  (void)graph::QuantizedIo(**again);
+  const size_t ops = (*again)->subgraphs.empty() ? 0 : (*again)->subgraphs[0]->operators.size();
+  for (size_t k = 1; k < ops && k < 64; ++k) {
+    auto p = graph::AnalyzePrefix(**again, static_cast<int32_t>(k));
+    if (!p.ok()) continue;
+    auto patched = graph::PatchPrefix(**again, *p, {2, 2});
+    if (!patched.ok()) continue;
+    auto out = model::WriteGraph(*patched->graph);
+    if (out.ok()) (void)model::ReadModel(out->data(), out->size());
+  }
+}
 
 // rules::PlaceBuffers on the same problem gives the same offsets (problems from ToProblem have one
 // alignment for online buffers, as the device's).
@@ -64,6 +93,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!model.ok()) return 0;
   (void)model::ValidateOfflinePlan(*model);
   (void)model::StaticPlanningProblems(*model);
+  FuzzGraph(bytes);
   lifetime::Options options;
   if (!model->subgraphs.empty() && !model->subgraphs[0].operators.empty()) {
     options.scratch.push_back({static_cast<uint32_t>(size % 1000 + 1), 0});

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Prints the README's TFLM-user table and runtime table from the CLI's JSON output.
+"""Prints the README's TFLM-user table, runtime table and op-suite table from the CLI's JSON output.
 
-usage: scripts/readme_tables.py [tflm|runtime] [--arenaplan build/arenaplan] [--shared ../shared]
+usage: scripts/readme_tables.py [tflm|runtime|opsuite] [--arenaplan build/arenaplan] [--shared ../shared]
 """
 import argparse, csv, json, os, subprocess, sys, tempfile
 
@@ -58,14 +58,54 @@ def runtime_table(exe, shared):
     print(f"\n{same} of {total} whole-network models identical to TFLM.")
 
 
+def opsuite_table(exe, shared):
+    """Per op-suite model: the runtime's outputs against TFLM's, and `size` / `plan` against TFLM."""
+    root = f"{shared}/op-suite"
+    g = f"{root}/golden/tflm-x86_64"
+    print("| model | ops | runtime outputs | size: head / tail / used / smallest arena | plan offsets |")
+    print("|---|---|---|---|---|")
+    n = exact_run = exact_size = exact_plan = 0
+    out_prefix = os.path.join(tempfile.mkdtemp(), "o")
+    for r in csv.DictReader(open(f"{g}/arena.csv")):
+        model, base = r["model"], r["model"][:-7]
+        path = f"{root}/models/{model}"
+        n += 1
+        _, out, _ = run([exe, "inspect", path, "--format", "json"])
+        ops = sorted({o["op"] for sg in json.loads(out)["subgraphs"] for o in sg["operators"]}) if out else []
+        rc, out, err = run([exe, "run", path, "--inputs-from", f"{g}/io/{base}", "--outputs-to", out_prefix,
+                            "--format", "json"])
+        ok = rc == 0 and all(open(f"{g}/io/{base}.out{o['index']}.bin", "rb").read() ==
+                             open(f"{out_prefix}.out{o['index']}.bin", "rb").read()
+                             for o in json.loads(out)["outputs"])
+        exact_run += ok
+        _, out, _ = run([exe, "size", path, "--target", "tflm-x86_64", "--format", "json"])
+        s = json.loads(out) if out else {}
+        keys = [("head_bytes", "head_bytes"), ("tail_bytes", "tail_bytes"), ("arena_used_bytes", "arena_used_bytes"),
+                ("min_arena_bytes", "min_arena_bytes")]
+        size_ok = all(str(s.get(k)) == r[c] for k, c in keys)
+        exact_size += size_ok
+        _, out, _ = run([exe, "plan", path, "--target", "tflm-x86_64", "--planner", "tflm-greedy", "--format", "json"])
+        golden = list(csv.DictReader(open(f"{g}/plans/{base}.csv")))
+        bufs = json.loads(out)["buffers"] if out else []
+        plan_ok = len(bufs) == len(golden) and all(
+            b["id"] == x["id"] and str(b["offset"]) == x["offset"] and str(b["size"]) == x["size"]
+            for b, x in zip(bufs, golden))
+        exact_plan += plan_ok
+        figures = " / ".join(str(s.get(k)) for k, _ in keys)
+        print(f"| {base} | {', '.join(ops)} | {'identical' if ok else 'DIFFERENT'} | "
+              f"{figures} {'exact' if size_ok else 'DIFFERENT'} | {'exact' if plan_ok else 'DIFFERENT'} |")
+    print(f"\nOf {n} op-suite models: runtime outputs identical to TFLM on {exact_run}; `size` exact (head, tail, "
+          f"arena_used_bytes, smallest arena) on {exact_size}; `plan --planner tflm-greedy` exact on {exact_plan}.")
+
+
 def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser()
-    ap.add_argument("table", choices=["tflm", "runtime"])
+    ap.add_argument("table", choices=["tflm", "runtime", "opsuite"])
     ap.add_argument("--arenaplan", default=os.path.join(root, "build", "arenaplan"))
     ap.add_argument("--shared", default=os.environ.get("ARENAPLAN_SHARED", os.path.join(root, "..", "shared")))
     a = ap.parse_args()
-    (tflm_table if a.table == "tflm" else runtime_table)(a.arenaplan, a.shared)
+    {"tflm": tflm_table, "runtime": runtime_table, "opsuite": opsuite_table}[a.table](a.arenaplan, a.shared)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Command 2: install what is missing, then build and run every test: the whole suite under
-# AddressSanitizer + UBSan, the two fuzzers (host tools, embedded runtime) for a bounded time each
-# (ARENAPLAN_FUZZ_SECONDS, default 30), and the Cortex-M firmware under qemu. Set ARENAPLAN_SHARED
-# to use a ../shared elsewhere.
+# AddressSanitizer + UBSan (with the HTML report in headless Chromium), the two fuzzers (host tools,
+# embedded runtime) for a bounded time each (ARENAPLAN_FUZZ_SECONDS, default 30), the Cortex-M
+# firmware under qemu, and the packages (CMake, Cortex-M, Python) from a plain build. Set
+# ARENAPLAN_SHARED to use a ../shared elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh test
 jobs=$(nproc)
 
 fuzz_seconds=${ARENAPLAN_FUZZ_SECONDS:-30}
@@ -18,9 +19,13 @@ echo "== fuzz: runtime model loading + AllocateTensors + Invoke (${fuzz_seconds}
 scripts/run-fuzzer.sh build-fuzz/fuzz/runtime_fuzzer "$fuzz_seconds"
 
 echo "== no-heap test (needs its own malloc, so it runs from a build without sanitizers)"
-cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_BUILD_BENCH=OFF >/dev/null
-cmake --build build-noheap --target runtime_corpus_tests -j "$jobs"
+cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_BUILD_BENCH=OFF \
+      -DARENAPLAN_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 >/dev/null
+cmake --build build-noheap --target runtime_corpus_tests arenaplan _arenaplan -j "$jobs"
 build-noheap/tests/runtime_corpus_tests --gtest_filter='NoHeapTest.*'
+
+echo "== packages from the same plain build: CMake install + consumer, Cortex-M runtime package, Python"
+scripts/test-packages.sh build-noheap
 
 echo "== build + unit, corpus and firmware tests (ASan + UBSan)"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_SANITIZE=ON \

@@ -3,9 +3,6 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
-#include "model/model.h"
-#include "model/offline_plan.h"
-#include "model/static_problems.h"
 #include "report/inspect_report.h"
 #include "report/printable.h"
 
@@ -27,12 +24,7 @@ void RegisterInspect(CLI::App& root, int& exit_code) {
       exit_code = ReportError("inspect", loaded.status());
       return;
     }
-    const model::Model& m = (*loaded)->model;
-    report::InspectedModel in;
-    in.model = args->model;
-    in.parsed = &m;
-    if (m.offline_plan) in.offline_plan_status = model::ValidateOfflinePlan(m);
-    in.static_problems = model::StaticPlanningProblems(m);
+    const report::InspectedModel in = report::Inspect(args->model, (*loaded)->model);
     if (args->format == "json") {
       std::cout << report::JsonText(report::InspectToJson(in)) << "\n";
     } else {

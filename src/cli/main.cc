@@ -15,7 +15,9 @@ int main(int argc, char** argv) {
   arenaplan::cli::RegisterSize(app, exit_code);
   arenaplan::cli::RegisterExport(app, exit_code);
   arenaplan::cli::RegisterRun(app, exit_code);
+  arenaplan::cli::RegisterReport(app, exit_code);
   arenaplan::cli::RegisterDemo(app, exit_code);
+  arenaplan::cli::RegisterOptimize(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -17,6 +17,14 @@ Result<std::vector<uint8_t>> ReadFile(const std::string& path) {
   return bytes;
 }
 
+Status WriteTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return InvalidArgument("cannot open '" + path + "' for writing");
+  out << text;
+  if (!out) return InvalidArgument("cannot write '" + path + "'");
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<LoadedModel>> LoadModel(const std::string& path) {
   auto bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();

@@ -18,6 +18,8 @@ struct LoadedModel {
 };
 
 Result<std::vector<uint8_t>> ReadFile(const std::string& path);
+// Writes (replaces) a whole file.
+Status WriteTextFile(const std::string& path, const std::string& text);
 // Reads and parses; the result is heap-held so the views stay valid when it moves.
 Result<std::unique_ptr<LoadedModel>> LoadModel(const std::string& path);
 // Prints "arenaplan <command>: <message>" to stderr and returns the exit code for the status.

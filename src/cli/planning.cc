@@ -1,5 +1,7 @@
 #include "cli/planning.h"
 
+#include "cli/progress.h"
+
 #include "plan/lower_bound.h"
 #include "plan/plan_and_verify.h"
 #include "rules/limits.h"
@@ -72,6 +74,8 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
 
   plan::PlannerOptions popts;
   popts.time_limit_seconds = args.time_limit;
+  TerminalProgress progress("planning");  // erased before anything else is printed
+  popts.progress = progress.Callback();
   auto result = plan::PlanAndVerify(out->problem, args.planner, popts);
   if (!result.ok()) return result.status();
   out->result = std::move(result).value();

@@ -5,6 +5,7 @@
 // AllocateTensors) through plan::PlanAndVerify, and the runtime gets the result as a
 // CompiledPlan, which it checks again. Either way the plan the runtime uses is verified by
 // plan/verify.h before anything is printed. A model's own offline plan always wins.
+// --dump-tensors hooks cli/tensor_dump.h into the runtime's per-op callback (no arena cost).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,8 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
+#include "cli/tensor_dump.h"
+#include "graph/runtime_evaluator.h"
 #include "model/device_status.h"
 #include "plan/plan_and_verify.h"
 #include "plan/verify.h"
@@ -40,6 +43,9 @@ struct RunArgs {
   std::string kernels = "portable";
   std::string format = "text";
   uint32_t invokes = 1;
+  std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
+  std::string compare_with;  // a second dump to compare the new one with
+  bool optimize = false;  // rewrite for the runtime first (graph/optimize.h)
 };
 
 // An owned arena whose start is 16-aligned.
@@ -177,6 +183,58 @@ Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernel
   return Status::Ok();
 }
 
+// With --dump-tensors: the host view of the model (names, quantization) and the dumper, hooked
+// into the interpreter's per-op callback.
+struct Dump {
+  model::Model model;
+  std::unique_ptr<TensorDumper> dumper;
+};
+
+Result<std::unique_ptr<Dump>> StartDump(const RunArgs& a, const std::vector<uint8_t>& bytes,
+                                        rt::InterpreterOptions* opts) {
+  auto d = std::make_unique<Dump>();
+  if (a.dump_tensors.empty()) return d;
+  auto parsed = model::ReadModel(bytes.data(), bytes.size());
+  if (!parsed.ok()) return Status(parsed.status().code(), a.model + ": " + parsed.status().message());
+  d->model = std::move(parsed).value();
+  d->dumper = std::make_unique<TensorDumper>(a.dump_tensors, d->model);
+  ARENAPLAN_RETURN_IF_ERROR(d->dumper->Prepare());
+  opts->after_op = &TensorDumper::AfterOp;
+  opts->after_op_user = d->dumper.get();
+  return d;
+}
+
+// Writes the dump's index and compares it with --compare-with; fills `out` for the report and
+// returns the exit code (1 when the dumps differ).
+int FinishDump(const RunArgs& a, const std::string& planner, const Dump& d, nlohmann::json* out) {
+  if (!d.dumper) return kExitOk;
+  const Status written = d.dumper->WriteIndex({{"model", a.model}, {"planner", planner}});
+  if (!written.ok()) return ReportError("run", written);
+  (*out)["dump"] = {{"dir", a.dump_tensors}, {"tensors", d.dumper->tensors()}};
+  if (a.compare_with.empty()) return kExitOk;
+  auto c = CompareDumps(a.dump_tensors, a.compare_with);
+  if (!c.ok()) return ReportError("run", c.status());
+  (*out)["compare"] = c->ToJson();
+  (*out)["compare"]["with"] = a.compare_with;
+  return c->differs ? kExitNoSolution : kExitOk;
+}
+
+void PrintDump(const nlohmann::json& j) {
+  if (!j.contains("dump")) return;
+  std::printf("dumped:           %zu tensors to %s\n", j["dump"]["tensors"].get<size_t>(),
+              j["dump"]["dir"].get<std::string>().c_str());
+  if (!j.contains("compare")) return;
+  const nlohmann::json& c = j["compare"];
+  if (c["differs"].get<bool>()) {
+    std::printf("compare:          differs from %s at %s\n", c["with"].get<std::string>().c_str(),
+                c["difference"].get<std::string>().c_str());
+  } else {
+    std::printf("compare:          identical to %s (%zu tensors compared, %zu only here, %zu only there)\n",
+                c["with"].get<std::string>().c_str(), c["compared"].get<size_t>(), c["only_first"].get<size_t>(),
+                c["only_second"].get<size_t>());
+  }
+}
+
 struct Invoked {
   double seconds = 0;                                 // mean per Invoke
   nlohmann::json outputs = nlohmann::json::array();   // of Invoke 0
@@ -187,8 +245,8 @@ struct Invoked {
 // models); its inputs are the generator's seed i, or PREFIX.in<k>.bin for i = 0 and
 // PREFIX.seq<i>.in<k>.bin after (falling back to the previous inputs when that file is absent).
 // Outputs of Invoke 0 go to PREFIX.out<k>.bin, of Invoke i >= 1 to PREFIX.seq<i>.out<k>.bin.
-// Returns an exit code on failure, -1 on success.
-int InvokeAll(const RunArgs& a, rt::Interpreter& interp, Invoked* r) {
+// The dumper (if any) records Invoke 0 only. Returns an exit code on failure, -1 on success.
+int InvokeAll(const RunArgs& a, rt::Interpreter& interp, TensorDumper* dumper, Invoked* r) {
   for (uint32_t i = 0; i < a.invokes; ++i) {
     const std::string seq = i == 0 ? std::string() : ".seq" + std::to_string(i);
     for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
@@ -208,10 +266,16 @@ int InvokeAll(const RunArgs& a, rt::Interpreter& interp, Invoked* r) {
       }
       std::memcpy(in.data, data->data(), data->size());
     }
+    if (dumper) dumper->enabled = i == 0;
     const auto start = std::chrono::steady_clock::now();
     const rt::StatusCode s = interp.Invoke();
     r->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
+    if (dumper && !dumper->status().ok()) return ReportError("run", dumper->status());
+    // kAborted: a kernel ended this Invoke on purpose (CIRCULAR_BUFFER between its runs, TFLM's
+    // kTfLiteAbort); the outputs keep what the ops before it left, and the next Invoke goes on.
+    const bool aborted = s == rt::StatusCode::kAborted;
+    if (s != rt::StatusCode::kOk && !aborted) return Fail(s, interp.error_message());
+    if (aborted && a.format != "json") std::printf("invoke %u ended early: %s\n", i, interp.error_message());
     nlohmann::json these = nlohmann::json::array();
     for (uint32_t k = 0; k < interp.outputs_size(); ++k) {
       const rt::TensorView out = interp.output(k);
@@ -232,17 +296,17 @@ int InvokeAll(const RunArgs& a, rt::Interpreter& interp, Invoked* r) {
     if (i == 0) {
       r->outputs = these;
     } else {
-      r->sequence.push_back({{"invoke", i}, {"outputs", these}});
+      r->sequence.push_back({{"invoke", i}, {"aborted", aborted}, {"outputs", these}});
     }
   }
   r->seconds /= a.invokes ? a.invokes : 1;
   return -1;
 }
 
+// `j` holds the dump and comparison (FinishDump), if any.
 void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpreter& interp, size_t arena_bytes,
-               uint32_t min_bytes, const Invoked& r) {
+               uint32_t min_bytes, const Invoked& r, nlohmann::json j) {
   const rt::MemoryRecord& rec = interp.memory_record();
-  nlohmann::json j;
   j["model"] = a.model;
   j["planner"] = planner;
   j["kernels"] = a.kernels;
@@ -271,7 +335,8 @@ void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpret
   std::cout << report::JsonText(j) << "\n";
 }
 
-void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_bytes, const Invoked& r) {
+void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_bytes, const Invoked& r,
+               const nlohmann::json& dump) {
   const rt::MemoryRecord& rec = interp.memory_record();
   std::printf("model:            %s\n", a.model.c_str());
   std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
@@ -289,11 +354,30 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_byt
                 o["dtype"].get<std::string>().c_str(), o["shape"].dump().c_str(), o["bytes"].get<uint32_t>(),
                 o["fnv1a64"].get<std::string>().c_str());
   }
+  PrintDump(dump);
+}
+
+// --optimize: the model rewritten for the runtime (graph/optimize.h) replaces `bytes`. Returns an
+// exit code on failure, -1 on success.
+int OptimizeFirst(const RunArgs& a, std::vector<uint8_t>* bytes) {
+  auto r = graph::OptimizeForRuntime(*bytes, graph::OptimizeOptions());
+  if (!r.ok()) return ReportError("run", r.status());
+  if (a.format == "text") {
+    std::printf("optimized:        smallest arena %llu -> %llu bytes (%zu rewrites, %+.1f %% MACs)\n",
+                static_cast<unsigned long long>(r->before.min_arena), static_cast<unsigned long long>(r->after.min_arena),
+                r->rewrites.size(), r->extra_macs_pct);
+  }
+  *bytes = std::move(r->bytes);
+  return -1;
 }
 
 int Run(const RunArgs& a) {
   auto bytes = ReadFile(a.model);
   if (!bytes.ok()) return ReportError("run", bytes.status());
+  if (a.optimize) {
+    const int failed = OptimizeFirst(a, &*bytes);
+    if (failed >= 0) return failed;
+  }
   const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
   RunPlan plan;
   const Status set_up = SetUpPlan(*bytes, Kernels(a), planner, &plan);
@@ -306,6 +390,8 @@ int Run(const RunArgs& a) {
     if (s != rt::StatusCode::kOk) return Fail(s, error);
     arena_bytes = min_bytes;
   }
+  auto dump = StartDump(a, *bytes, &plan.options);  // after the probes: the callback never touches the arena
+  if (!dump.ok()) return ReportError("run", dump.status());
   ArenaBuffer arena(arena_bytes);
   rt::Interpreter interp(bytes->data(), bytes->size(), Kernels(a), arena.data, arena.size, plan.options);
   const rt::StatusCode s = interp.AllocateTensors();
@@ -313,15 +399,18 @@ int Run(const RunArgs& a) {
   const Status verified = VerifyRecorded(*plan.recorded);
   if (!verified.ok()) return ReportError("run", verified);
   Invoked r;
-  const int failed = InvokeAll(a, interp, &r);
+  const int failed = InvokeAll(a, interp, (*dump)->dumper.get(), &r);
   if (failed >= 0) return failed;
   if (min_bytes == 0) min_bytes = interp.memory_record().min_arena_bytes;
+  nlohmann::json dumped;
+  const int code = FinishDump(a, planner, **dump, &dumped);
+  if (code == kExitBadInput) return code;  // reported; 1 (the dumps differ) still prints the run
   if (a.format == "json") {
-    PrintJson(a, planner, interp, arena_bytes, min_bytes, r);
+    PrintJson(a, planner, interp, arena_bytes, min_bytes, r, std::move(dumped));
   } else {
-    PrintText(a, interp, min_bytes, r);
+    PrintText(a, interp, min_bytes, r, dumped);
   }
-  return kExitOk;
+  return code;
 }
 
 }  // namespace
@@ -348,7 +437,14 @@ void RegisterRun(CLI::App& root, int& exit_code) {
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));
+  cmd->add_option("--dump-tensors", args->dump_tensors,
+                  "write every op's output tensors of Invoke 0 to DIR/<op>_<tensor>.bin, with DIR/index.json "
+                  "(dtype, shape, quantization)");
+  cmd->add_option("--compare-with", args->compare_with,
+                  "compare the new dump with this one: the first tensor that differs (exit 1), or identical")
+      ->needs("--dump-tensors");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  cmd->add_flag("--optimize", args->optimize, "rewrite the model for the runtime first (as optimize --for arenaplan)");
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
 

@@ -3,12 +3,11 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "report/printable.h"
+#include "report/size_report.h"
 #include "tflm/arena_size.h"
 
 namespace arenaplan::cli {
@@ -20,38 +19,6 @@ struct SizeArgs {
   std::string planner = "tflm-greedy";
   std::string format = "text";
 };
-
-nlohmann::json ToJson(const SizeArgs& a, const tflm::ArenaSize& s) {
-  nlohmann::json j;
-  j["model"] = a.model;
-  j["target"] = s.target;
-  j["planner"] = s.planner;
-  j["supported"] = s.supported;
-  j["allocates"] = s.allocates;
-  j["error"] = s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(report::Printable(s.error));
-  if (s.allocates) {
-    j["head_bytes"] = s.head_bytes;
-    j["tail_bytes"] = s.tail_bytes;
-    j["arena_used_bytes"] = s.arena_used_bytes;
-    j["min_arena_bytes"] = s.supported ? nlohmann::json(s.min_arena_bytes) : nlohmann::json(nullptr);
-    j["planned_buffers"] = s.planned_buffers;
-    j["scratch_requests"] = s.scratch_requests;
-    nlohmann::json cats = nlohmann::json::object();
-    for (const auto& c : s.tail_breakdown) cats[c.name] = c.bytes;
-    j["tail_breakdown"] = cats;
-    nlohmann::json ops = nlohmann::json::array();
-    for (const auto& o : s.ops) {
-      ops.push_back({{"subgraph", o.subgraph}, {"op", o.op}, {"name", o.name}, {"option_bytes", o.option_bytes},
-                     {"kernel_bytes", o.kernel_bytes}});
-    }
-    j["ops"] = ops;
-  } else {
-    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes"}) j[k] = nullptr;
-    j["tail_breakdown"] = nlohmann::json::object();
-  }
-  j["notes"] = s.notes;
-  return j;
-}
 
 void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
   std::printf("model:   %s\ntarget:  %s (planner %s)\n", a.model.c_str(), s.target.c_str(), s.planner.c_str());
@@ -66,7 +33,12 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
     std::printf("smallest working arena:           %llu bytes%s\n",
                 static_cast<unsigned long long>(s.min_arena_bytes),
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
-    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.min_arena_bytes));
+    if (s.safe_arena_bytes > s.min_arena_bytes) {
+      std::printf("every arena from:                 %llu bytes works\n",
+                  static_cast<unsigned long long>(s.safe_arena_bytes));
+    }
+    // The constant is the size from which every larger arena works too, so headroom stays safe.
+    std::printf("\nconstexpr size_t kTensorArenaSize = %llu;\n", static_cast<unsigned long long>(s.safe_arena_bytes));
   }
   for (const auto& n : s.notes) std::printf("note: %s\n", report::Printable(n).c_str());
 }
@@ -101,7 +73,7 @@ void RegisterSize(CLI::App& root, int& exit_code) {
       return;
     }
     if (args->format == "json") {
-      std::cout << report::JsonText(ToJson(*args, *size)) << "\n";
+      std::cout << report::JsonText(report::SizeToJson(args->model, *size)) << "\n";
     } else {
       PrintText(*args, *size);
     }

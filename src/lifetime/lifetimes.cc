@@ -9,7 +9,7 @@
 #include "rules/lifetimes.h"
 #include "rules/limits.h"
 #include "rules/offline_plan.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::lifetime {

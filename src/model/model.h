@@ -97,6 +97,10 @@ struct Metadata {
   uint32_t buffer = 0;
 };
 
+// The metadata entry in which `arenaplan optimize` records what it rewrote: UTF-8 text, one line
+// per rewrite (`inspect` shows it).
+inline constexpr const char* kOptimizeMetadataName = "arenaplan_optimize";
+
 // The OfflineMemoryAllocation metadata, decoded (see docs: version, subgraphs, N, N offsets).
 struct OfflinePlan {
   int32_t version = 0;

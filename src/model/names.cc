@@ -3,7 +3,7 @@
 #include <string>
 
 #include "model/model.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::model {
 

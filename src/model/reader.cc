@@ -8,7 +8,7 @@
 #include "model/model.h"
 #include "model/offline_plan.h"
 #include "rules/model_check.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::model {
 namespace {

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "plan/lower_bound.h"
+#include "plan/peak_repair.h"
 #include "plan/verify.h"
 
 namespace arenaplan::plan {
@@ -15,10 +16,69 @@ constexpr double kBestExactSearchSeconds = 2.0;
 // When the caller's limit is spent before a plan exists, the next planner still gets this long
 // (0 would mean the planner's default).
 constexpr double kMinPlannerSeconds = 1e-3;
+constexpr size_t kSkipTflmGreedyAbove = 20000;  // and linear
+// Above this many buffers the exact search gets kLargeExactShare of the time left, peak repair
+// the rest.
+constexpr size_t kLargeForExactSearch = 4000;
+constexpr double kLargeExactShare = 0.5;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The portfolio's progress: the lowest height and highest bound over the planners so far, merged
+// with what the planner under way reports.
+struct Progress {
+  const ProgressFn& out;
+  Clock::time_point start;
+  Bytes height = 0;  // 0: no plan yet
+  Bytes bound = 0;
+  int64_t nodes = 0;  // of the planners that finished
+  void Report(const std::string& stage, Bytes h, Bytes lb, int64_t run_nodes) const {
+    if (!out) return;
+    PlanProgress p;
+    p.stage = stage;
+    p.height = height == 0 ? h : h == 0 ? height : std::min(height, h);
+    p.lower_bound = std::max(bound, lb);
+    p.nodes = nodes + run_nodes;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    out(p);
+  }
+  ProgressFn For(const std::string& stage) const {
+    if (!out) return {};
+    return [this, stage](const PlanProgress& p) { Report(stage, p.height, p.lower_bound, p.nodes); };
+  }
+};
+
+// What time is left goes to local repair around the peak (plan/peak_repair.h), which helps where
+// the exact search could not be built or did not close the gap. Lowers `best` in place.
+Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_point deadline,
+                          const PlannerOptions& options, const Progress& progress, PlanResult* best) {
+  if (best->plan.height <= bound || best->status == PlanStatus::kOptimal || Clock::now() >= deadline) {
+    return Status::Ok();
+  }
+  RepairOptions ro;
+  ro.deadline = deadline;
+  ro.cancel = options.cancel;
+  ro.target = bound;
+  if (options.progress) {
+    ro.progress = [&](const Plan& p) { progress.Report("peak-repair", p.height, 0, 0); };
+  }
+  Plan repaired = RepairPeaks(unbounded, best->plan, ro);
+  if (repaired.height >= best->plan.height) return Status::Ok();
+  const VerifyReport report = VerifyPlan(unbounded, repaired, 1);
+  if (!report.ok()) return Internal("peak repair returned an invalid plan: " + report.errors[0].message);
+  best->plan = std::move(repaired);
+  best->planner += "+peak-repair";
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& options) {
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   ARENAPLAN_RETURN_IF_ERROR(ValidateProblem(problem));
+  Progress progress{options.progress, start};
   std::optional<PlanResult> best;
   std::optional<Status> first_error;
   Bytes bound = LiveBytesLowerBound(problem);
@@ -29,19 +89,31 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   unbounded.capacity = 0;
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
+    // best-fit's first run is tflm-greedy's exact plan, and linear's stack is no contender: on
+    // large problems running (and verifying: 4 s at 1M buffers) them too is only time lost.
+    if ((entry.name == "tflm-greedy" || entry.name == "linear") && problem.buffers.size() > kSkipTflmGreedyAbove) {
+      continue;
+    }
     const bool exact = entry.name == "optimal";
     // Heuristics run first (registry order); the exact search only when they left a gap.
     if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
     PlannerOptions entry_options = options;
     if (options.time_limit_seconds > 0) {
       // The caller's limit covers the whole portfolio: each planner gets what is left.
-      const std::chrono::duration<double> used = std::chrono::steady_clock::now() - start;
+      const std::chrono::duration<double> used = Clock::now() - start;
       entry_options.time_limit_seconds = options.time_limit_seconds - used.count();
-      if (entry_options.time_limit_seconds <= 0 && best) break;
+      // Out of time: only best-fit still runs, for its first run (TFLM's plan, which always
+      // finishes), so that the plan is never just linear's stack.
+      if (entry_options.time_limit_seconds <= 0 && best && entry.name != "best-fit") continue;
       entry_options.time_limit_seconds = std::max(entry_options.time_limit_seconds, kMinPlannerSeconds);
+      // On large problems the exact search rarely closes a gap: peak repair gets the other half.
+      if (exact && problem.buffers.size() > kLargeForExactSearch) {
+        entry_options.time_limit_seconds *= kLargeExactShare;
+      }
     } else if (exact) {
       entry_options.time_limit_seconds = kBestExactSearchSeconds;
     }
+    entry_options.progress = progress.For(entry.name);
     Result<PlanResult> r = entry.run(problem, entry_options);
     if (!r.ok()) {
       if (!first_error) first_error = r.status();
@@ -61,18 +133,26 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
       return Internal("planner " + entry.name + " returned an invalid plan: " + report.errors[0].message);
     }
     if (!best || r->plan.height < best->plan.height) best = std::move(r.value());
+    progress.height = best->plan.height;
+    progress.bound = bound;
+    progress.nodes = nodes;
+    progress.Report(entry.name, 0, 0, 0);
   }
   if (!best) {
     if (first_error) return *first_error;
     return Internal("no planner is registered besides 'best'");
   }
+  const double repair_s = options.time_limit_seconds > 0 ? options.time_limit_seconds : kBestExactSearchSeconds;
+  ARENAPLAN_RETURN_IF_ERROR(RepairWithTimeLeft(
+      unbounded, bound, start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(repair_s)),
+      options, progress, &*best));
   // A proven optimum is also a lower bound, whoever found the plan of that height first.
   if (proven_optimum) bound = std::max(bound, *proven_optimum);
   best->lower_bound = bound;
   if (best->plan.height <= bound) best->status = PlanStatus::kOptimal;
   if (proven_infeasible) best->status = PlanStatus::kInfeasible;  // the plan shown exceeds the capacity
   best->nodes = nodes;
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  const std::chrono::duration<double> took = Clock::now() - start;
   best->seconds = took.count();
   return std::move(*best);
 }

@@ -1,16 +1,25 @@
 // Best-fit planning: each online buffer goes into the smallest free gap (between time-overlapping
-// placed buffers) that fits, else on top (plan/placement.h, kBestFit). Which order the buffers
-// come in matters more than the gap rule, so several static orders are tried and the lowest plan
-// kept (ties: the earlier run). In run order (most often the winner first):
-//   "breadth" (peak live bytes over the buffer's lifetime) desc; size desc with first fit;
-//   size desc in TFLM's tie order; size desc (longer first); first step asc; lifetime length
-//   desc; size x length desc; first fit under breadth and area.
+// placed buffers) that fits, else on top (plan/placement.h, kBestFit), or in some runs into the
+// lowest gap that fits (kFirstFit). Which order the buffers come in matters more than the gap
+// rule, so several static orders are tried and the lowest plan kept (ties: the earlier run). In
+// run order:
+//   size desc in TFLM's tie order with first fit (exactly tflm-greedy's plan; this run always
+//   finishes, so the portfolio is never worse than tflm-greedy); first step asc with best fit
+//   (chronological, O(n log n) when nothing is fixed: plan/sweep_fit.h); "breadth" (peak live
+//   bytes over the buffer's lifetime) desc; size x log(lifetime + 1) desc, first fit; buffers
+//   alive over 10 % of the horizon first (in add order), then size desc, first fit; long-lived
+//   first over 5 % and over 30 % of the horizon, first fit; size desc in TFLM's tie order; size desc (longer first)
+//   with first fit and with best fit; lifetime length desc; size x length desc; first fit under
+//   breadth and area.
 // Every order helps somewhere (the MiniMalloc suite favours first-fit/first-step, real traces
-// favour breadth). Above 20000 buffers only the first three run, above 50000 the first two. Stops early when a run meets
-// the live-bytes lower bound. Then, up to 10000 buffers, a critical-first repair: 20 rounds
-// (per gap rule) of "place, move the buffers that reach the top to the front of the order, place
-// again", starting from size order. Fixed buffers are placed first in every run.
-// Cost: up to 9 (+40 below 10000 buffers) runs of PlaceInOrder (plan/placement.h).
+// long-lived-first, breadth and size, uniform random problems first-step). Above 20000 buffers only
+// the first seven run, above 50000 the first five. Stops early when a run meets the live-bytes
+// lower bound, or at the time limit or cancel flag, checked between runs and every 4096 buffers
+// inside one (a stopped run is dropped; the first run always finishes, so there is a plan). Then,
+// up to 10000 buffers, a critical-first repair: 20 rounds (per gap rule) of "place, move the
+// buffers that reach the top to the front of the order, place again", starting from size order.
+// Fixed buffers are placed first in every run.
+// Cost: up to 14 (+40 below 10000 buffers) runs of PlaceInOrder (plan/placement.h).
 #pragma once
 
 #include <string>
@@ -21,9 +30,10 @@ namespace arenaplan::plan {
 
 Result<PlanResult> PlanBestFit(const Problem& problem, const PlannerOptions& options);
 
-// One strategy of the portfolio above, by name ("size", "tflm-order", "length", "area",
-// "first-step", "breadth", "size/first-fit", "breadth/first-fit", "area/first-fit"); for tests
-// and benchmarks. kInvalidArgument for an unknown name.
+// One strategy of the portfolio above, by name ("tflm-order/first-fit", "first-step", "breadth",
+// "size-log-length/first-fit", "long10/first-fit", "long5/first-fit",
+// "long30/first-fit", "tflm-order", "size/first-fit", "size", "length", "area",
+// "breadth/first-fit", "area/first-fit"); for tests and benchmarks. kInvalidArgument otherwise.
 Result<Plan> PlanBestFitStrategy(const Problem& problem, const std::string& strategy);
 
 }  // namespace arenaplan::plan

@@ -11,11 +11,15 @@
 #include "plan/best_fit.h"
 #include "plan/lower_bound.h"
 #include "plan/optimal_search.h"
+#include "plan/skyline_search.h"
+#include "plan/window_bound.h"
 
 namespace arenaplan::plan {
 namespace {
 
 using optimal_internal::DecisionSearch;
+using optimal_internal::RefuteByWindows;
+using optimal_internal::SkylineSearch;
 using optimal_internal::Limits;
 using optimal_internal::Outcome;
 using Clock = std::chrono::steady_clock;
@@ -35,6 +39,9 @@ constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 over
 // buffer, plus a fixed allowance that every small problem fits (A-K, every model).
 constexpr uint64_t kSearchIntsPerBuffer = 64;
 constexpr uint64_t kSearchIntsAllowance = uint64_t{1} << 22;
+// Closed-window refutations (window_bound.h) get this share of the time: enough for hundreds of
+// small windows, and a refutation settles a decision outright.
+constexpr double kWindowShare = 0.1;
 
 // The shared checks (ValidateProblem) plus what the section sweep needs: last + 1 representable.
 Status Validate(const Problem& problem) {
@@ -180,6 +187,7 @@ struct Piece {
   // null when the exact search was not built (too dense for linear memory, or no time left):
   // the piece keeps its seed and its section bound.
   std::unique_ptr<DecisionSearch> search;
+  bool too_dense = false;     // the search was not built for memory, not for time
   Bytes lb = 0;
   Bytes proven_lb = 0;        // this piece's optimum is >= this
   std::vector<Offset> best;   // best placement found (empty: none within limits)
@@ -190,6 +198,7 @@ struct Piece {
 struct Clocked {
   Clock::time_point deadline;
   const std::atomic<bool>* cancel;
+  const optimal_internal::Heartbeat* heartbeat = nullptr;  // progress reports; may be null
   bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
   double remaining() const { return std::chrono::duration<double>(deadline - Clock::now()).count(); }
 };
@@ -197,7 +206,7 @@ struct Clocked {
 Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
   if (piece.search == nullptr) return Outcome::kBudget;
   std::vector<Offset> off;
-  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel}, &off);
+  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel, clock.heartbeat}, &off);
   if (r == Outcome::kFound) {
     const Bytes h = HeightOf(piece.buffers, off);
     if (piece.best.empty() || h < piece.best_h) {
@@ -208,6 +217,7 @@ Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, cons
     // Refuted at height: the optimum is a larger multiple of g.
     piece.proven_lb = std::max(piece.proven_lb, (height + piece.g) / piece.g * piece.g);
   }
+  if (clock.heartbeat != nullptr) (*clock.heartbeat)(0);
   return r;
 }
 
@@ -242,13 +252,68 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   }
 }
 
-// A piece the heuristics could not fit and the exact search was not built for.
-Status SearchNotRun(Bytes capacity, const Clocked& clock) {
+// Closed windows (window_bound.h) raise a piece's proven bound where a small part of it cannot be
+// packed: in decision mode (capacity > 0) at the capacity for pieces without a plan that fits;
+// when minimising at the bound, then just above it, while a gap remains. Only pieces without
+// fixed buffers whose alignments divide every size (squeezing out walls then keeps every offset
+// aligned, and fixed ones would move). Uses kWindowShare of the time left.
+void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const Clocked& clock) {
+  const double remaining = clock.remaining();
+  if (remaining <= 0 || clock.cancelled()) return;
+  const Limits limits{Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(remaining * kWindowShare)),
+                      clock.cancel, clock.heartbeat};
+  for (Piece& p : pieces) {
+    if (p.search == nullptr) continue;
+    if (!SkylineSearch::Applicable(p.buffers)) continue;
+    if (capacity > 0) {
+      if (p.best.empty() && RefuteByWindows(p.buffers, capacity, limits).refuted) {
+        p.proven_lb = std::max(p.proven_lb, (capacity + g) / g * g);
+      }
+      continue;
+    }
+    while ((p.best.empty() || p.proven_lb < p.best_h) && RefuteByWindows(p.buffers, p.proven_lb, limits).refuted) {
+      p.proven_lb = (p.proven_lb + g) / g * g;
+    }
+  }
+}
+
+// Reports the pieces' state to PlannerOptions::progress: the plan's height once every piece has
+// one, the proven bound, and the nodes so far (plus those of the run under way, from heartbeats).
+struct Reporter {
+  const ProgressFn& progress;
+  const std::vector<Piece>& pieces;
+  Clock::time_point start;
+  Bytes lb;
+  void operator()(int64_t run_nodes = 0) const {
+    if (!progress) return;
+    PlanProgress p;
+    p.stage = "optimal";
+    p.lower_bound = lb;
+    p.nodes = run_nodes;
+    bool complete = true;
+    for (const Piece& piece : pieces) {
+      complete = complete && !piece.best.empty();
+      p.height = std::max(p.height, piece.best_h);
+      p.lower_bound = std::max(p.lower_bound, piece.proven_lb);
+      if (piece.search != nullptr) p.nodes += piece.search->nodes();
+    }
+    if (!complete) p.height = 0;
+    p.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    progress(p);
+  }
+};
+
+// A piece the heuristics could not fit and the exact search was not built for. Memory is the
+// reason whenever it was one (whatever the clock says by now): the answer does not depend on load.
+Status SearchNotRun(Bytes capacity, const Piece& piece, const Clocked& clock) {
   const std::string what = "no plan within capacity " + std::to_string(capacity) + " from the heuristics";
+  if (piece.too_dense) {
+    return Status(ErrorCode::kUnsupported,
+                  what + ", and too many overlapping buffers for the exact search in linear memory");
+  }
   if (clock.cancelled()) return Status(ErrorCode::kCancelled, what + ", and cancelled before the exact search");
-  if (clock.remaining() <= 0) return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
-  return Status(ErrorCode::kUnsupported,
-                what + ", and too many overlapping buffers for the exact search in linear memory");
+  return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
 }
 
 }  // namespace
@@ -258,7 +323,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
   const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds
                                                         : kDefaultTimeLimitSeconds;
-  const Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
+  Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
                                   std::chrono::duration<double>(limit_s)),
                       options.cancel};
   const std::vector<Buffer>& buffers = problem.buffers;
@@ -286,7 +351,8 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     Piece p;
     p.index = std::move(idx);
     for (size_t i : p.index) p.buffers.push_back(buffers[i]);
-    if (SearchFitsMemoryBudget(p.buffers) && clock.remaining() > 0 && !clock.cancelled()) {
+    p.too_dense = !SearchFitsMemoryBudget(p.buffers);
+    if (!p.too_dense && clock.remaining() > 0 && !clock.cancelled()) {
       p.search = std::make_unique<DecisionSearch>(p.buffers);
       p.lb = p.search->lower_bound();
     } else {
@@ -326,8 +392,9 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       p.best_h = HeightOf(p.buffers, p.best);
     }
     // Our own first-fit orders seed the exact search; a piece without one keeps the portfolio's.
+    // Without any plan the first order runs whatever the clock says: there is always a plan.
     if (p.search != nullptr && p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb) &&
-        clock.remaining() > 0) {
+        (clock.remaining() > 0 || p.best.empty())) {
       std::vector<Offset> own = GreedySeed(p.buffers, clock.deadline);
       const Bytes own_h = HeightOf(p.buffers, own);
       if (p.best.empty() || own_h < p.best_h) {
@@ -337,10 +404,21 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     if (p.best_h > limit) p.best.clear();
   }
+  const Reporter report{options.progress, pieces, start, lb};
+  const optimal_internal::Heartbeat beat = [&report](int64_t run_nodes) { report(run_nodes); };
+  if (options.progress) clock.heartbeat = &beat;
+  report();
+  RaiseByWindows(pieces, g, options.minimize ? 0 : capacity, clock);
   // Largest bound first: its height becomes the floor the other pieces need not go below.
   std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.lb > b.lb; });
 
   if (!options.minimize) {
+    for (const Piece& p : pieces) {
+      if (p.proven_lb > capacity) {  // refuted by a window
+        result.lower_bound = p.proven_lb;
+        return finish(PlanStatus::kInfeasible);
+      }
+    }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
       // A tight capacity is often found much faster than a loose one: try the bound briefly.
@@ -355,7 +433,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
         result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
         return finish(PlanStatus::kInfeasible);
       }
-      if (r == Outcome::kBudget) return SearchNotRun(capacity, clock);
+      if (r == Outcome::kBudget) return SearchNotRun(capacity, p, clock);
       if (r == Outcome::kTimeout) {
         return Status(ErrorCode::kDeadlineExceeded,
                       "no plan within capacity " + std::to_string(capacity) + " found in " +
@@ -378,7 +456,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
-      if (p.search == nullptr) return SearchNotRun(capacity, clock);
+      if (p.search == nullptr) return SearchNotRun(capacity, p, clock);
       if (clock.cancelled()) {
         return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
                                                  std::to_string(capacity) + " was found");

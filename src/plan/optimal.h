@@ -42,7 +42,8 @@ namespace arenaplan::plan {
 //  kInfeasible proven: no plan fits under Problem::capacity (plan is empty).
 // Errors: kInvalidArgument (malformed problem), kDeadlineExceeded / kCancelled when no plan within
 // the capacity was found before the limit and none was refuted either.
-// time_limit_seconds = 0 means 10 s.
+// time_limit_seconds = 0 means 10 s. PlannerOptions::progress, when set, hears of the seed, of
+// every probe's outcome and, while a probe runs, about every 100 ms (stage "optimal").
 Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& options);
 
 }  // namespace arenaplan::plan

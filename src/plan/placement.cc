@@ -42,7 +42,8 @@ std::vector<uint32_t> OnlineBuffers(const Problem& problem) {
   return out;
 }
 
-Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index) {
+Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
+                  const StopFn& stop) {
   const auto& bufs = problem.buffers;
   Plan plan;
   plan.offsets.assign(bufs.size(), kUnfixed);
@@ -53,11 +54,11 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
     index->Insert(i, plan.offsets[i]);
   }
   std::vector<Span> placed;
+  size_t done = 0;
   for (uint32_t i : order) {
-    placed.clear();
-    index->Occupied(i, &placed);
+    if (stop && (++done & 4095) == 0 && stop()) return Plan{};
     // Both walks only see the union of these ranges, so equal offsets may come in any order.
-    std::sort(placed.begin(), placed.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; });
+    index->SortedOccupied(i, &placed);
     const Buffer& b = bufs[i];
     plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFit(placed, b.size, b.alignment)
                                                  : BestFit(placed, b.size, b.alignment);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "plan/problem.h"
@@ -22,9 +23,14 @@ namespace arenaplan::plan {
 
 enum class GapRule { kFirstFit, kBestFit };
 
+// Asked every few thousand placements whether to give up (a time limit, a cancel flag).
+using StopFn = std::function<bool()>;
+
 // `order` lists every online buffer exactly once; the problem must pass ValidateProblem.
-// `index` must be built for `problem`; it is cleared first.
-Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index);
+// `index` must be built for `problem`; it is cleared first. When `stop` is set and says so, the
+// run ends early and returns a plan without offsets (no plan).
+Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
+                  const StopFn& stop = {});
 
 // The online buffers of `problem` in add order (fixed ones left out).
 std::vector<uint32_t> OnlineBuffers(const Problem& problem);

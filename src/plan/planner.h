@@ -29,11 +29,25 @@ enum class PlanStatus {
 };
 const char* PlanStatusName(PlanStatus status);
 
+// A snapshot of a planner at work, for anytime reporting (see PlannerOptions::progress).
+struct PlanProgress {
+  Bytes height = 0;        // best plan so far (0: none yet)
+  Bytes lower_bound = 0;   // best proven lower bound so far
+  int64_t nodes = 0;       // exact-search nodes so far
+  double seconds = 0;      // since the planner started
+  std::string stage;       // what runs now ("best-fit", "optimal", "peak-repair", ...)
+};
+using ProgressFn = std::function<void(const PlanProgress&)>;
+
 struct PlannerOptions {
   double time_limit_seconds = 0;              // 0 = planner's default
-  const std::atomic<bool>* cancel = nullptr;  // set to true to stop an exact search early
+  const std::atomic<bool>* cancel = nullptr;  // set to true to stop a planner early
   bool minimize = true;                       // exact search: minimise height (false: fit capacity)
+  // Optional. Called on the planner's thread with each new best plan or bound and, during long
+  // searches, about every 100 ms (kProgressInterval); it must be cheap and must not throw.
+  ProgressFn progress;
 };
+inline constexpr double kProgressInterval = 0.1;  // seconds between heartbeats of a long search
 
 struct PlanResult {
   Plan plan;

@@ -68,11 +68,31 @@ Problem Trace(Rng& rng, size_t n) {
   return p;
 }
 
+Problem Uniform(Rng& rng, size_t n) {
+  Problem p;
+  p.buffers.reserve(n);
+  const Step horizon = 2 * static_cast<Step>(n);
+  for (size_t i = 0; i < n; ++i) {
+    Buffer b;
+    const Step length = Uniform(rng, 1, 400);
+    b.first = Uniform(rng, 0, std::max<Step>(horizon - length, 0));
+    b.last = b.first + length - 1;
+    b.size = Uniform(rng, 16, 65536);
+    p.buffers.push_back(b);
+  }
+  return p;
+}
+
 }  // namespace
 
 Problem RandomProblem(const RandomProblemOptions& options) {
   Rng rng(options.seed);
-  return options.style == RandomStyle::kAdversarial ? Adversarial(rng, options.buffers) : Trace(rng, options.buffers);
+  switch (options.style) {
+    case RandomStyle::kAdversarial: return Adversarial(rng, options.buffers);
+    case RandomStyle::kTrace: return Trace(rng, options.buffers);
+    case RandomStyle::kUniform: return Uniform(rng, options.buffers);
+  }
+  return Problem{};
 }
 
 }  // namespace arenaplan::plan

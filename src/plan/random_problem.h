@@ -4,6 +4,8 @@
 //                 lifetimes, alignments, fixed buffers (some deliberately on top of each other).
 //   kTrace:       large inference-like traces — mostly short lifetimes walking forward in time,
 //                 a few long-lived buffers, log-uniform 16-byte-rounded sizes, no fixed buffers.
+//   kUniform:     n buffers over 2n steps, lifetimes uniform in 1..400 steps, start uniform, sizes
+//                 uniform in 16 B..64 KiB (about 100 buffers alive at a time, whatever n).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +14,7 @@
 
 namespace arenaplan::plan {
 
-enum class RandomStyle { kAdversarial, kTrace };
+enum class RandomStyle { kAdversarial, kTrace, kUniform };
 
 struct RandomProblemOptions {
   RandomStyle style = RandomStyle::kAdversarial;

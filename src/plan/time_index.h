@@ -12,6 +12,13 @@
 // walk included) and best fit look at.
 // Insert O(log T * (log m + m)), query O(log T * m) for m ranges per node (m << buffers in
 // practice; m <= buffers always).
+// A second layout suits problems of short lifetimes over a long time (few buffers alive at once,
+// whose unions seldom collapse): time cut into buckets of B steps, each holding the placed buffers
+// that touch it, in offset order; a query scans the buckets of the buffer's lifetime and keeps the
+// entries sharing a step with it, each reported once (from the later of the two first buckets);
+// the sorted query merges the buckets. Insert O(l / B * e), query O(entries in l / B + 2 buckets),
+// all in contiguous memory. kAuto takes the buckets when
+// the expected entries per query stay small (kBucketScanLimit), else the tree.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +35,9 @@ struct Span {
 
 class TimeIndex {
  public:
-  explicit TimeIndex(const Problem& problem);
+  enum class Layout { kAuto, kUnionTree, kBuckets };
+  explicit TimeIndex(const Problem& problem, Layout layout = Layout::kAuto);
+  Layout layout() const { return layout_; }
 
   // Forgets every placed buffer (keeps the allocations for the next run).
   void Clear();
@@ -37,8 +46,17 @@ class TimeIndex {
   // Appends ranges whose union is exactly the bytes used by placed buffers sharing a step with
   // buffer `index`. Unsorted; ranges may overlap.
   void Occupied(size_t index, std::vector<Span>* out) const;
+  // The same ranges in ascending offset order (replaces *out).
+  void SortedOccupied(size_t index, std::vector<Span>* out) const;
 
  private:
+  struct Entry {
+    Offset offset, end;
+    uint32_t first, last;  // ranks
+  };
+  Layout layout_ = Layout::kUnionTree;
+  uint32_t bucket_width_ = 1;
+  std::vector<std::vector<Entry>> buckets_;
   size_t leaves_ = 1;
   size_t widest_start_node_ = 1;  // leaves under the widest node a query can ever read
   std::vector<Bytes> sizes_;

@@ -3,10 +3,26 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "model/offline_plan.h"
+#include "model/static_problems.h"
 #include "report/printable.h"
 
 namespace arenaplan::report {
 namespace {
+
+// The lines `arenaplan optimize` recorded in the model, if any.
+std::vector<std::string> OptimizeLines(const model::Model& m) {
+  std::vector<std::string> lines;
+  for (const auto& e : m.metadata) {
+    if (e.name != model::kOptimizeMetadataName || e.buffer >= m.buffers.size()) continue;
+    const auto& b = m.buffers[e.buffer];
+    const std::string text(reinterpret_cast<const char*>(b.data), b.data != nullptr ? b.size : 0);
+    size_t at = 0;
+    for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(text.substr(at, nl - at));
+    if (at < text.size()) lines.push_back(text.substr(at));
+  }
+  return lines;
+}
 
 std::string ShapeString(const std::vector<int32_t>& shape) {
   std::string s = "[";
@@ -34,6 +50,15 @@ std::string Flags(const model::Subgraph& sg, size_t t) {
 }
 
 }  // namespace
+
+InspectedModel Inspect(const std::string& model_path, const model::Model& m) {
+  InspectedModel in;
+  in.model = model_path;
+  in.parsed = &m;
+  if (m.offline_plan) in.offline_plan_status = model::ValidateOfflinePlan(m);
+  in.static_problems = model::StaticPlanningProblems(m);
+  return in;
+}
 
 std::vector<std::string> OperatorSet(const model::Model& model) {
   std::vector<std::string> names;
@@ -91,6 +116,8 @@ nlohmann::json InspectToJson(const InspectedModel& in) {
     md.push_back({{"name", e.name}, {"buffer", e.buffer}, {"bytes", bytes}});
   }
   j["metadata"] = std::move(md);
+  j["optimized"] = nlohmann::json(nullptr);
+  if (const auto lines = OptimizeLines(m); !lines.empty()) j["optimized"] = lines;
   if (m.offline_plan) {
     j["offline_plan"] = {{"valid", in.offline_plan_status.ok()},
                          {"error", in.offline_plan_status.ok() ? nlohmann::json(nullptr)
@@ -154,6 +181,7 @@ std::string InspectToText(const InspectedModel& in) {
                   static_cast<unsigned long long>(bytes));
     out += line;
   }
+  for (const auto& l : OptimizeLines(m)) out += "  optimized: " + l + "\n";
   if (m.offline_plan) {
     size_t fixed = 0;
     for (int32_t off : m.offline_plan->offsets) fixed += off >= 0;

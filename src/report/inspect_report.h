@@ -27,6 +27,9 @@ struct InspectedModel {
   std::vector<std::string> static_problems;    // what a static planner cannot handle
 };
 
+// The checks `inspect` reports (offline plan validity, what a static planner cannot handle).
+InspectedModel Inspect(const std::string& model_path, const model::Model& parsed);
+
 // Distinct operator names in order of first use, subgraph 0 first.
 std::vector<std::string> OperatorSet(const model::Model& model);
 

@@ -18,8 +18,9 @@ std::string Percent(int64_t value, int64_t base) {
   return buf;
 }
 
-// The step with the most live bytes (first such step), and those bytes.
-std::pair<plan::Step, int64_t> PeakStep(const plan::Problem& p) {
+}  // namespace
+
+LivePeak PeakOf(const plan::Problem& p) {
   std::map<plan::Step, int64_t> delta;
   for (const auto& b : p.buffers) { delta[b.first] += b.size; delta[b.last + 1] -= b.size; }
   int64_t live = 0, peak = -1;
@@ -31,7 +32,7 @@ std::pair<plan::Step, int64_t> PeakStep(const plan::Problem& p) {
   return {at, std::max<int64_t>(peak, 0)};
 }
 
-}  // namespace
+nlohmann::json PeakToJson(const LivePeak& peak) { return {{"step", peak.step}, {"live_bytes", peak.bytes}}; }
 
 nlohmann::json PlanToJson(const PlannedModel& pm) {
   const auto& bufs = pm.lifetimes->buffers;
@@ -46,6 +47,7 @@ nlohmann::json PlanToJson(const PlannedModel& pm) {
   j["status"] = plan::PlanStatusName(pm.result->status);
   j["seconds"] = pm.result->seconds;
   j["nodes"] = pm.result->nodes;
+  j["peak"] = PeakToJson(PeakOf(*pm.problem));
   nlohmann::json arr = nlohmann::json::array();
   for (size_t i = 0; i < bufs.size(); ++i) {
     const auto& b = bufs[i];
@@ -86,7 +88,7 @@ std::string PlanToText(const PlannedModel& pm) {
   out += line;
 
   // What is alive at the peak step, largest first: the buffers a user must shrink to go lower.
-  const auto [peak_step, peak_bytes] = PeakStep(problem);
+  const auto [peak_step, peak_bytes] = PeakOf(problem);
   std::vector<size_t> alive;
   for (size_t i = 0; i < bufs.size(); ++i) {
     if (problem.buffers[i].first <= peak_step && peak_step <= problem.buffers[i].last) alive.push_back(i);

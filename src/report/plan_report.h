@@ -1,7 +1,7 @@
 // Text and JSON reports of a planned model (`arenaplan plan`). The JSON layout is a stable
 // contract documented in the README:
 //   {"model", "planner", "alignment", "arena_bytes", "lower_bound_bytes", "status", "seconds",
-//    "nodes", "buffers": [{"id", "subgraph", "tensor", "name", "size", "first", "last", "offset",
+//    "nodes", "peak": {"step", "live_bytes"}, "buffers": [{"id", "subgraph", "tensor", "name", "size", "first", "last", "offset",
 //    "fixed"}]}
 #pragma once
 
@@ -25,6 +25,15 @@ struct PlannedModel {
   const plan::PlanResult* result = nullptr;
   plan::Bytes lower_bound = 0;
 };
+
+// The first time step with the most bytes alive at once (sum of sizes, fixed buffers included), and
+// those bytes: what the text report, the JSON "peak" and the HTML report's peak marker show. O(n log n).
+struct LivePeak {
+  plan::Step step = 0;
+  int64_t bytes = 0;
+};
+LivePeak PeakOf(const plan::Problem& problem);
+nlohmann::json PeakToJson(const LivePeak& peak);  // {"step", "live_bytes"}
 
 nlohmann::json PlanToJson(const PlannedModel& planned);
 // Summary, what is alive at the peak, the buffer table and the timeline; lines fit 100 columns.

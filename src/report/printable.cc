@@ -16,8 +16,8 @@ std::string Printable(std::string_view s, size_t max_bytes) {
   return cut ? out + "..." : out;
 }
 
-std::string JsonText(const nlohmann::json& j) {
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+std::string JsonText(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace arenaplan::report

@@ -14,8 +14,9 @@ namespace arenaplan::report {
 // escape and ends in "...".
 std::string Printable(std::string_view s, size_t max_bytes = std::string::npos);
 
-// The JSON document as the CLI prints it (indent 2). A string that is not valid UTF-8 gets U+FFFD
-// for each bad byte; control characters are JSON-escaped (\u001b), so the output always parses.
-std::string JsonText(const nlohmann::json& j);
+// The JSON document as the CLI prints it (indent 2; < 0: compact, as the HTML report and the
+// Python package embed it). A string that is not valid UTF-8 gets U+FFFD for each bad byte; control
+// characters are JSON-escaped (\u001b), so the output always parses.
+std::string JsonText(const nlohmann::json& j, int indent = 2);
 
 }  // namespace arenaplan::report

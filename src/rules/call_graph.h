@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "rules/status.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rules {
 

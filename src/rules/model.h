@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rules {
 

@@ -15,6 +15,7 @@ const char* StatusName(StatusCode s) {
     case StatusCode::kBadState: return "bad state";
     case StatusCode::kKernelError: return "kernel error";
     case StatusCode::kBadArgument: return "bad argument";
+    case StatusCode::kAborted: return "aborted";
   }
   return "unknown";
 }

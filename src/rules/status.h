@@ -22,6 +22,8 @@ enum class StatusCode : uint8_t {
   kBadState,      // an API call in the wrong order (Invoke before AllocateTensors, ...)
   kKernelError,   // a kernel rejected its tensors in Prepare or failed in Eval
   kBadArgument,   // a caller argument is out of range (input index, plan size, ...)
+  kAborted,       // a kernel ended this Invoke early on purpose (TFLM's kTfLiteAbort: CIRCULAR_BUFFER
+                  // between its periodic runs); the ops after it did not run
 };
 
 const char* StatusName(StatusCode s);

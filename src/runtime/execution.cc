@@ -90,6 +90,13 @@ StatusCode Interpreter::RunSubgraph(uint32_t sg) {
                      static_cast<unsigned long long>(options_.max_ops_per_invoke));
     }
     RT_RETURN_IF_ERROR(RunKernelHook(sg, i, KernelOf(model_, tables_, sg, i)->eval, "eval"));
+    if (options_.after_op != nullptr) {
+      const StatusCode cb = options_.after_op(options_.after_op_user, *this, sg, i);
+      if (cb != StatusCode::kOk) {
+        SetCurrent(sg, i);
+        return OpError(cb, "stopped by the after-op callback (%s)", StatusName(cb));
+      }
+    }
   }
   return StatusCode::kOk;
 }
@@ -208,6 +215,13 @@ StatusCode Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
 void* Interpreter::GetScratch(int32_t index) {
   if (tables_.scratch_offset == nullptr || index < 0 || static_cast<uint32_t>(index) >= num_requests_) return nullptr;
   return ArenaPtr(arena_, tables_.scratch_offset[index]);
+}
+
+bool Interpreter::PlannedRegion(uint8_t** base, uint32_t* bytes) {
+  if (state_ != State::kAllocated || in_prepare_) return false;
+  *base = arena_.base;
+  *bytes = arena_.head;
+  return true;
 }
 
 // A view built from the flatbuffer: constants point into the model, other tensors at their arena

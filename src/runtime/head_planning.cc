@@ -195,6 +195,10 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   record->scratch_requests = num_requests;
   ArenaResetTemp(arena);
   RT_RETURN_IF_ERROR(ArenaSetHead(arena, head, error, "planned tensors (head)"));
+  // Planned buffers start at zero, as in TFLM's measured runs (zeroed arena): ops whose output is
+  // state or is left untouched on some Invokes (CIRCULAR_BUFFER, SignalStacker, SignalFramer)
+  // then give the same bytes on any arena.
+  std::memset(ArenaPtr(*arena, 0), 0, arena->head);
   RT_RETURN_IF_ERROR(AllocateVariables(model, tables, arena, record, error));
   FillVariables(model, *tables, *arena);
   return StatusCode::kOk;

@@ -69,6 +69,14 @@ struct PlanCopy {
   uint32_t count = 0;  // out
 };
 
+class Interpreter;
+
+// Called by Invoke after each op's eval succeeds (ops of called subgraphs included, in execution
+// order), while the op's outputs hold their values: read them with subgraph_tensor(). For checking
+// a model one layer at a time (e.g. `arenaplan run --dump-tensors`). It costs no arena memory and
+// does not change the plan; returning anything but kOk stops Invoke with that status.
+using OpCallback = StatusCode (*)(void* user, const Interpreter& interpreter, uint32_t subgraph, uint32_t op);
+
 struct InterpreterOptions {
   PlannerKind planner = PlannerKind::kTflmGreedy;
   const CompiledPlan* compiled_plan = nullptr;  // used when the model has no offline plan
@@ -76,6 +84,8 @@ struct InterpreterOptions {
   // Invoke fails (kUnsupported) after this many op evaluations, counting ops in called subgraphs
   // (a WHILE whose condition never turns false); 0 = no limit.
   uint64_t max_ops_per_invoke = 0;
+  OpCallback after_op = nullptr;  // optional, see OpCallback
+  void* after_op_user = nullptr;  // passed to after_op
 };
 
 // Where the arena went (filled during AllocateTensors; the "recording mode" figures).
@@ -168,6 +178,7 @@ class Interpreter final : private KernelContext {
   StatusCode AllocateResource(int32_t id, uint32_t bytes, int8_t fill) override;
   StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
   StatusCode PointOutputAt(uint32_t k, void* data) override;
+  bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;

@@ -21,7 +21,7 @@
 #include "rules/limits.h"
 #include "runtime/status.h"
 #include "runtime/tensor_view.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 
@@ -85,6 +85,12 @@ class KernelContext {
   virtual StatusCode PointOutputAt(uint32_t k, void* data) {
     return Fail(StatusCode::kUnsupported, "outputs cannot be redirected here");
   }
+
+  // --- the planned region (eval only) ---------------------------------------------------------------
+  // [*base, *base + *bytes): every planned tensor and scratch buffer. Only for reproducing a TFLM
+  // kernel that writes past its outputs into whatever the plan put there
+  // (TFLite_Detection_PostProcess with several classes per anchor); false where there is none.
+  virtual bool PlannedRegion(uint8_t** base, uint32_t* bytes) { return false; }
 
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.

@@ -2,6 +2,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <climits>
 #include <limits>
 
 namespace arenaplan::rt {
@@ -51,7 +52,8 @@ int32_t RoundingDivideByPOT(int32_t x, int exponent) {
 }
 
 int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
-  const int left_shift = shift > 0 ? shift : 0;
+  // Valid multipliers have |shift| <= 31; clamp hostile ones so every shift below is defined.
+  const int left_shift = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   // TFLM multiplies in int32 (wrapping is UB there too); do it unsigned to stay defined.
   const int32_t shifted =
@@ -63,10 +65,14 @@ int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, i
 int32_t MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, int shift) {
   const int32_t reduced =
       quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
-  const int total_shift = 15 - shift;
-  const int64_t round = static_cast<int64_t>(1) << (total_shift - 1);
-  int64_t result = x * static_cast<int64_t>(reduced) + round;
-  result = result >> total_shift;
+  // TFLM's int16 paths keep 1 <= total_shift <= 62; a hostile shift outside that (UB in TFLM) is
+  // clamped, and the product wraps (unsigned) instead of overflowing.
+  int total_shift = 15 - shift;
+  if (total_shift < 1) total_shift = 1;
+  if (total_shift > 62) total_shift = 62;
+  const uint64_t round = uint64_t{1} << (total_shift - 1);
+  const int64_t sum = static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(int64_t{reduced}) + round);
+  const int64_t result = sum >> total_shift;
   return static_cast<int32_t>(result);
 }
 
@@ -81,6 +87,52 @@ int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized
   const int32_t shifted =
       static_cast<int32_t>(static_cast<uint32_t>(x) * (static_cast<uint32_t>(1) << left_shift));
   return SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier);
+}
+
+int32_t SaturatingRoundingMultiplyByPOT(int32_t x, int exponent) {
+  if (exponent <= 0) return RoundingDivideByPOT(x, -exponent);
+  if (exponent > 30) return x > 0 ? INT32_MAX : (x < 0 ? INT32_MIN : 0);
+  const int32_t threshold = (1 << (31 - exponent)) - 1;
+  if (x > threshold) return INT32_MAX;
+  if (x < -threshold) return INT32_MIN;
+  return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
+}
+
+void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt,
+                                      int* output_shift) {
+  if (input <= 1) {  // 0 is treated as 1, and 1 would overflow below (TFLM b/143972021)
+    *output_inv_sqrt = INT32_MAX;
+    *output_shift = 0;
+    return;
+  }
+  *output_shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++*output_shift;
+  }
+  const unsigned max_left_shift_bits = static_cast<unsigned>(__builtin_clz(static_cast<uint32_t>(input))) - 1;
+  const unsigned left_shift_bit_pairs = max_left_shift_bits / 2 - 1;
+  *output_shift -= static_cast<int>(left_shift_bit_pairs);
+  input = static_cast<int32_t>(static_cast<uint32_t>(input) << (2 * left_shift_bit_pairs));
+  // Q3.28 values; a product of Qm and Qn is Q(m+n), Rescale<3> shifts it back.
+  const int32_t fixedpoint_input = input >> 1;
+  const int32_t fixedpoint_half_input = SaturatingRoundingMultiplyByPOT(fixedpoint_input, -1);
+  const int32_t fixedpoint_half_three = (1 << 28) + (1 << 27);
+  int32_t x = 1 << 28;  // 1.0
+  for (int i = 0; i < 5; ++i) {
+    const int32_t x3 = SaturatingRoundingMultiplyByPOT(
+        SaturatingRoundingDoublingHighMul(SaturatingRoundingDoublingHighMul(x, x), x), 6);
+    const int32_t a = SaturatingRoundingDoublingHighMul(fixedpoint_half_three, x);
+    const int32_t b = SaturatingRoundingDoublingHighMul(fixedpoint_half_input, x3);
+    x = SaturatingRoundingMultiplyByPOT(static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)), 3);
+  }
+  constexpr int32_t kHalfSqrt2 = 1518500250;  // sqrt(2) / 2 in Q0.31
+  *output_inv_sqrt = SaturatingRoundingDoublingHighMul(x, kHalfSqrt2);
+  if (*output_shift < 0) {
+    *output_inv_sqrt = static_cast<int32_t>(static_cast<uint32_t>(*output_inv_sqrt) << -*output_shift);
+    *output_shift = 0;
+  }
+  *output_shift *= reverse_shift;
 }
 
 bool QuantizedTypeRange(TensorType type, int32_t* min_value, int32_t* max_value) {

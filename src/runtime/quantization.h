@@ -37,6 +37,16 @@ int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quanti
 int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier,
                                                     int left_shift);
 
+// gemmlowp SaturatingRoundingMultiplyByPOT: x * 2^exponent, saturating for exponent > 0,
+// RoundingDivideByPOT for exponent < 0.
+int32_t SaturatingRoundingMultiplyByPOT(int32_t x, int exponent);
+
+// TFLM GetInvSqrtQuantizedMultiplierExp: 1 / sqrt(input) as a Q0.31 multiplier and a shift, by
+// five Newton-Raphson steps in gemmlowp Q3.28 fixed point (L2_NORMALIZATION's int8 path).
+// reverse_shift = -1 returns a left shift (TFLM's kReverseShift). input <= 1 gives (INT32_MAX, 0).
+void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt,
+                                      int* output_shift);
+
 // Activation clamp range for a quantized output, as TFLM's CalculateActivationRangeQuantized:
 // intersect the type's range with the quantized activation bounds (RELU: [0, inf), RELU6:
 // [0, 6], RELU_N1_TO_1: [-1, 1]). Returns false for an unsupported activation or type.

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
 

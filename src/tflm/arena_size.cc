@@ -5,6 +5,7 @@
 
 #include "plan/plan_and_verify.h"
 #include "rules/limits.h"
+#include "tflm/prepare_temp.h"
 #include "tflm/kernels.h"
 #include "util/checked_math.h"
 
@@ -218,10 +219,21 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
     resources_left = std::max(resources_left, n);
   }
   op_index = 0;
+  uint64_t requests_before = 0;  // scratch requests of the ops prepared so far
+  PrepareTempModel temps;
+  std::vector<std::string> assumed_temp;
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {  // then Prepare of every op
     for (size_t i = 0; i < allocs[s].size(); ++i, ++op_index) {
-      for (uint64_t bytes : allocs[s][i].prepare_bytes) {
-        r.ops[op_index].kernel_bytes += tail.Alloc(bytes, target.buffer_alignment, kTailKernelData);
+      const OpAllocation& a = allocs[s][i];
+      // Temp starts above the scratch-request array, which holds room for 12 more requests.
+      temps.BeginNode(uint64_t{target.scratch_request_bytes} * (requests_before + 12));
+      auto temp_allocs = [&](size_t from, size_t to) {
+        for (size_t k = from; k < to; ++k) temps.Temp(a.prepare_temp[k], tail.used);
+      };
+      temp_allocs(0, a.temp_before_persistent);
+      for (size_t k = 0; k < a.prepare_bytes.size(); ++k) {
+        r.ops[op_index].kernel_bytes += tail.Alloc(a.prepare_bytes[k], target.buffer_alignment, kTailKernelData);
+        temps.Persistent(a.prepare_bytes[k], tail.used, a.prepare_write[k]);
       }
       const model::Operator& op = model.subgraphs[s].operators[i];
       if (model.code_of(op).builtin_code == model::op::kAssignVariable && resources_left > 0 && op.inputs.size() >= 2 &&
@@ -230,8 +242,22 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
         --resources_left;
         r.ops[op_index].kernel_bytes +=
             tail.Alloc(value.bytes ? *value.bytes : 0, target.buffer_alignment, kTailResourceVariables);
+        temps.Persistent(value.bytes ? *value.bytes : 0, tail.used, OpAllocation::Write::kWritten);
+      }
+      temp_allocs(a.temp_before_persistent, a.prepare_temp.size());
+      requests_before += a.scratch_bytes.size();
+      const std::string name = StringOf(model, s, i);
+      if (!a.temp_verified && std::find(assumed_temp.begin(), assumed_temp.end(), name) == assumed_temp.end()) {
+        assumed_temp.push_back(name);
       }
     }
+  }
+  if (!assumed_temp.empty()) {
+    std::string ops;
+    for (const std::string& name : assumed_temp) ops += (ops.empty() ? "" : ", ") + name;
+    r.notes.push_back("the temporary tensors the Prepare of " + ops +
+                      " fetches are assumed, not read from TFLM's kernel (each input and output twice, more than "
+                      "most kernels take): the smallest arena may be high, not low");
   }
   if (!scratch->empty()) {
     tail.Alloc(uint64_t{target.scratch_handle.size} * scratch->size(), target.scratch_handle.align,
@@ -268,7 +294,16 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   temp = AlignUp<uint64_t>(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
   // The planner gets GetAvailableMemory(16): the tail aligned down to 16 minus the aligned temp end.
   r.planning_peak_bytes = AlignUp<uint64_t>(tail_before_io, rules::kBufferAlignment) + temp;
-  r.min_arena_bytes = AlignUp<uint64_t>(std::max(r.planning_peak_bytes, r.arena_used_bytes), rules::kBufferAlignment);
+  const uint64_t floor =
+      AlignUp<uint64_t>(std::max(r.planning_peak_bytes, r.arena_used_bytes), rules::kBufferAlignment);
+  r.min_arena_bytes = temps.Smallest(floor);
+  r.safe_arena_bytes = temps.Safe(floor);
+  if (r.safe_arena_bytes > r.min_arena_bytes) {
+    r.notes.push_back("a kernel's Prepare overwrites its temporary tensors at some sizes between " +
+                      std::to_string(r.min_arena_bytes) + " and " + std::to_string(r.safe_arena_bytes) +
+                      " bytes (TFLM fails there); every arena from " + std::to_string(r.safe_arena_bytes) +
+                      " bytes works");
+  }
 
   r.allocates = true;
   r.supported = invoke_error.empty();

@@ -5,8 +5,10 @@
 //         buffers, then the input/output TfLiteTensors with their quantization;
 //   head: the plan of tensors + kernel scratch buffers (the chosen planner; TFLM uses tflm-greedy);
 //   min arena: the largest of the planning-time peak (tail before I/O + scratch-request array +
-//         size_t[subgraphs] + AllocationInfo[] + 40 B per planned buffer) and head + tail, rounded
-//         up to 16.
+//         size_t[subgraphs] + AllocationInfo[] + 40 B per planned buffer), the Prepare-time peak
+//         (per node: the tail so far + the scratch-request array + the temporary TfLiteTensors and
+//         quantization structs its Prepare fetches, kernels.h PrepareTempSpec) and head + tail,
+//         rounded up to 16.
 // O(tensors + ops) plus the planner's cost.
 #pragma once
 
@@ -59,6 +61,9 @@ struct ArenaSize {
   uint64_t arena_used_bytes = 0;       // head + tail, as MicroInterpreter::arena_used_bytes()
   uint64_t min_arena_bytes = 0;        // smallest 16-multiple arena that allocates and invokes
   uint64_t planning_peak_bytes = 0;    // tail before I/O + temp during CommitStaticMemoryPlan
+  // The smallest arena from which every larger one also works (> min_arena_bytes only when a
+  // kernel's Prepare overwrites its temporaries at some larger sizes; prepare_temp.h).
+  uint64_t safe_arena_bytes = 0;
   uint64_t planned_buffers = 0;        // tensors + scratch given to the planner
   uint64_t scratch_requests = 0;
   std::vector<TailCategory> tail_breakdown;

@@ -5,6 +5,8 @@
 // golden data, in two alignment phases (plain and recording interpreter).
 #include "tflm/kernels.h"
 
+#include <unordered_map>
+
 namespace arenaplan::tflm {
 
 namespace {
@@ -200,6 +202,8 @@ const std::vector<KernelEntry>& KernelTable() {
       {"REDUCE_MAX", {1, 1, 1}, {1, 1, 1}, {44, 44, 44}, P::kNone, S::kReduceMinMax, Ty::kAllowedTypes,
        "TfLiteReducerParams; OpDataReduce (as MEAN)", InitRule::kNone, {},
        {TypeSet({T::kFloat32, T::kInt8}), false, true, "Only float32 and int8 types are supported."}},
+      {"REDUCE_ALL", {1, 1, 1}, {1, 1, 1}, {44, 44, 44}, P::kNone, S::kReduceMinMax, Ty::kNone,
+       "TfLiteReducerParams; OpDataReduce and scratch as REDUCE_MAX"},
       {"REDUCE_MIN", {1, 1, 1}, {1, 1, 1}, {44, 44, 44}, P::kNone, S::kReduceMinMax, Ty::kAllowedTypes,
        "TfLiteReducerParams; OpDataReduce (as MEAN)", InitRule::kNone, {},
        {TypeSet({T::kFloat32, T::kInt8}), false, true, "Only float32 and int8 types are supported."}},
@@ -227,6 +231,14 @@ const std::vector<KernelEntry>& KernelTable() {
         "ZerosLike only currently supports int64, int32, and float32, got {code}."}},
       // SSD post-processing: OpData (28 4-byte fields) in Init, 11 scratch buffers from the shapes and
       // the flexbuffer options max_detections / num_classes; non-float inputs fail in Invoke silently.
+      {"DYNAMIC_UPDATE_SLICE", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kAllowedTypes,
+       "no options, no Init", InitRule::kNone, {},
+       {TypeSet({T::kFloat32, T::kInt8, T::kInt16, T::kInt32}), false, true,
+        "DYNAMIC_UPDATE_SLICE: Operand type {type} not supported."}},
+      // The streaming-convolution op: OpDataCircularBuffer {int cycles_max, cycles_until_run}.
+      {"CUSTOM:CIRCULAR_BUFFER", {0, 0, 0}, {1, 1, 1}, {8, 8, 8}, P::kNone, S::kNone, Ty::kAllowedTypes,
+       "OpDataCircularBuffer (2 int)", InitRule::kNone, {},
+       {TypeSet({T::kInt8}), false, false, "circular_buffer_common.cc input->type != kTfLiteInt8 ({type} != INT8)"}},
       {"CUSTOM:TFLite_Detection_PostProcess", {0, 0, 0}, {1, 1, 1}, {112, 112, 112}, P::kNone,
        S::kDetectionPostProcess, Ty::kAllowedTypes, "OpData (112)", InitRule::kNone, {},
        {TypeSet({T::kFloat32}), false, true, ""}},
@@ -288,9 +300,104 @@ const std::vector<std::string>& TflmRegisteredOps() {
       "CUSTOM:SignalRfft", "CUSTOM:SignalIrfft", "CUSTOM:SignalEnergy", "CUSTOM:SignalFilterBank",
       "CUSTOM:SignalFilterBankSquareRoot", "CUSTOM:SignalFilterBankSpectralSubtraction", "CUSTOM:SignalPCAN",
       "CUSTOM:SignalFilterBankLog", "CUSTOM:SignalFramer", "CUSTOM:SignalOverlapAdd", "CUSTOM:SignalStacker",
-      "CUSTOM:SignalDelay",
+      "CUSTOM:SignalDelay", "CUSTOM:CIRCULAR_BUFFER", "DYNAMIC_UPDATE_SLICE", "REDUCE_ALL",
   };
   return kOps;
+}
+
+}  // namespace arenaplan::tflm
+
+namespace arenaplan::tflm {
+
+const char* PrepareTempSpec(const std::string& op_name) {
+  // Read from each kernel's Prepare in TFLM's sources (kernels.h has the grammar).
+  static const std::unordered_map<std::string, const char*> kSpecs = {
+      {"ADD_N", "i0 o0 i1+"},
+      {"BATCH_MATMUL", "i0 i1 o0"},
+      {"BROADCAST_ARGS", "i0 i1 o0"},
+      {"BROADCAST_TO", "i0 i1 o0"},
+      // ConvPrepare: output, input, filter; per-channel arrays; CalculateOpDataConv: input, filter,
+      // bias, output again (depthwise the same).
+      {"CONV_2D", "o0 i0 i1 P i0 i1 i2 o0"},
+      {"DEPTHWISE_CONV_2D", "o0 i0 i1 P i0 i1 i2 o0"},
+      {"CUMSUM", "i0 i1 o0"},
+      {"CUSTOM:CIRCULAR_BUFFER", "i0 o0"},
+      {"DEPTH_TO_SPACE", "i0 o0"},
+      {"DYNAMIC_UPDATE_SLICE", "i0 i1 i2 o0"},
+      {"ELU", "i0 o0"},
+      {"EMBEDDING_LOOKUP", "i0 i1 o0"},
+      {"L2_NORMALIZATION", "i0 o0"},
+      {"L2_POOL_2D", "o0 i0"},
+      // PrepareMeanOrSumHelper: input, output, axis, then PrepareSimple: input, axis, output (int8).
+      {"MEAN", "i0 o0 i1 i0 i1 o0?INT8"},
+      {"SUM", "i0 o0 i1 i0 i1 o0?INT8"},
+      // PrepareMaxHelper: PrepareSimple (input, axis, output if int8), then input, output, axis.
+      {"REDUCE_MAX", "i0 i1 o0?INT8 i0 o0 i1"},
+      {"REDUCE_MIN", "i0 i1 o0?INT8 i0 o0 i1"},
+      {"REDUCE_ALL", "i0 i1 o0 i0 o0 i1"},
+      {"SPACE_TO_DEPTH", "i0 o0"},
+      // ConcatenationPrepare: input 0 and output for the types, every input for its rank, the
+      // output; int8 reads every input once more for its scale and zero point.
+      {"CONCATENATION", "i0 o0 i* o0 i*?INT8"},
+      {"FULLY_CONNECTED", "i0 i1 i2 o0"},
+      {"FLOOR_DIV", "i0 i1 o0"},
+      {"LOG_SOFTMAX", "i0 o0"},
+      {"MIRROR_PAD", "i0 i1 o0"},
+      {"RESIZE_BILINEAR", "i0 i1 o0"},
+      {"SELECT_V2", "i0 i1 i2 o0"},
+      {"SLICE", "i0 i1 i2 o0"},
+      {"HARD_SWISH", "i0 o0"},
+      // ComparisonsPrepare reads the two inputs only.
+      {"EQUAL", "i0 i1"},
+      {"NOT_EQUAL", "i0 i1"},
+      {"GREATER", "i0 i1"},
+      {"GREATER_EQUAL", "i0 i1"},
+      {"LESS", "i0 i1"},
+      {"LESS_EQUAL", "i0 i1"},
+      // elementwise.cc: GenericPrepare and PrepareAbsRsqrt read the input and the output.
+      {"ABS", "i0 o0"},
+      {"COS", "i0 o0"},
+      {"LOG", "i0 o0"},
+      {"LOGICAL_NOT", "i0 o0"},
+      {"RSQRT", "i0 o0"},
+      {"SIN", "i0 o0"},
+      {"SQRT", "i0 o0"},
+      {"SQUARE", "i0 o0"},
+      {"ADD", "i0 i1 o0"},
+      {"AVERAGE_POOL_2D", "i0 o0"},
+      {"MAX_POOL_2D", "i0 o0"},
+      {"SOFTMAX", "i0 o0"},
+      {"QUANTIZE", "i0 o0"},
+      {"DEQUANTIZE", "i0 o0"},
+      {"RESHAPE", "i0 i1 o0"},
+      {"MUL", "i0 i1 o0"},
+      {"SUB", "i0 i1 o0"},
+      {"TRANSPOSE", "i0 i1 o0"},
+      // LstmTensors: all 24 inputs (omitted ones allocate nothing), then the output.
+      {"UNIDIRECTIONAL_SEQUENCE_LSTM", "i* o0"},
+      // Resource variables: ASSIGN_VARIABLE reads the id as an eval tensor and allocates the
+      // variable's buffer while the value's temp tensor is live.
+      {"ASSIGN_VARIABLE", "i1"},
+      {"READ_VARIABLE", "i0"},
+      {"VAR_HANDLE", ""},
+      {"CALL_ONCE", ""},
+      // Registered without a Prepare.
+      {"LOGICAL_AND", ""},
+      {"LOGICAL_OR", ""},
+      {"MAXIMUM", ""},
+      {"MINIMUM", ""},
+      {"PACK", ""},
+      {"UNPACK", ""},
+      {"CUSTOM:TFLite_Detection_PostProcess", "i0 i1 i2"},
+      {"CUSTOM:SignalDelay", "i0 o0"},
+      {"CUSTOM:SignalFramer", "i0 o0 o1"},
+      {"CUSTOM:SignalIrfft", "i0 o0"},
+      {"CUSTOM:SignalRfft", "i0 o0"},  // input, output; the work area is a scratch request
+      {"CUSTOM:SignalOverlapAdd", "i0 o0"},
+      {"CUSTOM:SignalStacker", "i0 o0 o1"},
+  };
+  auto it = kSpecs.find(op_name);
+  return it == kSpecs.end() ? nullptr : it->second;
 }
 
 }  // namespace arenaplan::tflm

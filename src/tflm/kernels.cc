@@ -4,6 +4,7 @@
 #include <flatbuffers/flexbuffers.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <unordered_map>
 
@@ -371,6 +372,74 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
   return Internal("unknown init rule");
 }
 
+// The temp allocations of one fetched tensor (MicroAllocator::AllocateTempTfLiteTensor).
+void AddTempTensor(const model::Tensor& t, const Target& target, std::vector<TempAllocation>* out) {
+  // TfLiteTensor (static memory): quantization {type, params*}, params {scale, zero_point}, data*,
+  // dims*, size_t bytes, then type, allocation_type, is_variable.
+  const uint32_t tensor_fields = 5 * target.pointer_bytes + 8;
+  const uint32_t pointers = 2 * target.pointer_bytes;  // TfLiteAffineQuantization {scale*, zero_point*, ..}
+  out->push_back({target.persistent_tensor.size, target.persistent_tensor.align, target.persistent_tensor.size,
+                  tensor_fields});
+  if (t.quantization && !t.quantization->scale.empty() && !t.quantization->zero_point.empty()) {
+    out->push_back({target.affine_quantization.size, target.affine_quantization.align, pointers, pointers});
+    out->push_back({4 + 4 * static_cast<uint32_t>(t.quantization->scale.size()), 4, 0, 0});  // TfLiteIntArray
+  }
+}
+
+bool TypeMatches(const model::Model& m, size_t s, size_t i, const std::string& types) {
+  const model::Tensor* in0 = OpTensor(m, s, i, 0);
+  if (in0 == nullptr) return false;
+  const std::string name = model::TensorTypeName(in0->type);
+  size_t start = 0;
+  while (start <= types.size()) {
+    const size_t comma = types.find(',', start);
+    const std::string t = types.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (t == name) return true;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return false;
+}
+
+// Evaluates a PrepareTempSpec string against one operator.
+Status PrepareTemp(const model::Model& m, size_t s, size_t i, const char* spec, const Target& target,
+                   OpAllocation* a) {
+  const model::Operator& op = m.subgraphs[s].operators[i];
+  a->temp_before_persistent = SIZE_MAX;
+  size_t pos = 0;
+  const std::string text = spec;
+  while (pos < text.size()) {
+    const size_t end = std::min(text.find(' ', pos), text.size());
+    std::string token = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (token.empty()) continue;
+    const size_t q = token.find('?');
+    if (q != std::string::npos) {
+      if (!TypeMatches(m, s, i, token.substr(q + 1))) continue;
+      token = token.substr(0, q);
+    }
+    if (token == "P") {
+      a->temp_before_persistent = a->prepare_temp.size();
+      continue;
+    }
+    if (token.size() < 2 || (token[0] != 'i' && token[0] != 'o')) return Internal("bad temp spec '" + text + "'");
+    const bool output = token[0] == 'o';
+    const std::vector<int32_t>& list = output ? op.outputs : op.inputs;
+    size_t first = 0, last = list.size();
+    if (token[1] != '*') {
+      const bool open = token.back() == '+';
+      first = static_cast<size_t>(std::stoul(token.substr(1, token.size() - 1 - (open ? 1 : 0))));
+      last = open ? std::max(first, list.size()) : first + 1;
+    }
+    for (size_t k = first; k < last && k < list.size(); ++k) {
+      if (list[k] < 0) continue;  // omitted optional input: GetTensorIndex < 0, nothing allocated
+      AddTempTensor(m.subgraphs[s].tensors[static_cast<size_t>(list[k])], target, &a->prepare_temp);
+    }
+  }
+  if (a->temp_before_persistent == SIZE_MAX) a->temp_before_persistent = a->prepare_temp.size();
+  return Status::Ok();
+}
+
 }  // namespace
 
 const KernelEntry* FindKernelEntry(const std::string& op_name) {
@@ -399,9 +468,21 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   auto prep = PrepareBytes(model, subgraph, op, *entry, target);
   if (!prep.ok()) return prep.status();
   a.prepare_bytes = std::move(*prep);
+  a.prepare_write.assign(a.prepare_bytes.size(), OpAllocation::Write::kWritten);
+  if (entry->prepare == PrepareRule::kBatchMatMul && !a.prepare_write.empty()) {
+    // [quantization], then per transposed operand {eval tensor, dims, data (filled at Invoke)},
+    // then the output dims copy, written last.
+    for (size_t k = a.prepare_write.size() % 3 == 2 ? 3 : 2; k + 1 < a.prepare_write.size(); k += 3) {
+      a.prepare_write[k] = OpAllocation::Write::kUnwritten;
+    }
+    a.prepare_write.back() = OpAllocation::Write::kWrittenLast;
+  }
   auto scratch = ScratchBytes(model, subgraph, op, entry->scratch, target);
   if (!scratch.ok()) return scratch.status();
   a.scratch_bytes = std::move(*scratch);
+  const char* temp = PrepareTempSpec(name);
+  a.temp_verified = temp != nullptr;
+  if (Status st = PrepareTemp(model, subgraph, op, temp != nullptr ? temp : kUnverifiedTempSpec, target, &a); !st.ok()) return st;
   // No microcontroller arena comes near this; a larger figure means absurd shapes or options.
   constexpr uint64_t kMaxKernelBuffer = uint64_t{1} << 40;
   for (const auto* list : {&a.init_extra_bytes, &a.prepare_bytes, &a.scratch_bytes}) {

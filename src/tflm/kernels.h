@@ -99,6 +99,17 @@ struct KernelEntry {
   TypeCheck check = {};                            // TypeRule::kAllowedTypes
 };
 
+// The tensors one op's Prepare fetches as temporary TfLiteTensors, in order, as a spec string
+// (kernel_table.cc): space-separated tokens
+//   iK / oK   input / output K (an omitted optional input allocates nothing)
+//   i* / o*   every input / output;  iK+  inputs K, K+1, ...
+//   P         the kernel's Prepare persistent buffers are allocated here (default: at the end)
+//   TOKEN?T1,T2  only when input 0 has one of the types T1, T2 (TensorTypeName spelling)
+// nullptr when the op has no verified entry: the caller then assumes kUnverifiedTempSpec, every
+// input and output fetched twice, above what most kernels take, and says so.
+inline constexpr const char* kUnverifiedTempSpec = "i* o* i* o*";
+const char* PrepareTempSpec(const std::string& op_name);
+
 // The whole table, one entry per op TFLM's full op resolver registers.
 const std::vector<KernelEntry>& KernelTable();
 // nullptr when the table has no row for this op.
@@ -107,13 +118,42 @@ const KernelEntry* FindKernelEntry(const std::string& op_name);
 // this list makes AllocateTensors fail ("Didn't find op for builtin opcode").
 const std::vector<std::string>& TflmRegisteredOps();
 
+// One temporary allocation of a kernel's Prepare (MicroContext::AllocateTempInput/OutputTensor):
+// a TfLiteTensor, then, for a tensor with scale and zero point, its TfLiteAffineQuantization and
+// the zero-point TfLiteIntArray. DeallocateTempTfLiteTensor gives nothing back: temp is rewound
+// only after the node's Prepare, so a node's temp peak is the sum of all of them.
+// A persistent buffer the kernel allocates while temps are live is checked only against the head
+// (TFLM's tail ignores temp), so it may overwrite temp memory; Prepare still works unless it hits
+// bytes read later: the TfLiteTensor structs and the quantization structs' two pointers (their
+// zero-point pointer must come back intact to DeallocateTemp). `critical` is that prefix; after
+// a kernel's last write only the tensor's quantization, params, data, dims and bytes fields are
+// read (`critical_last`; its type, allocation type and is_variable come after them).
+struct TempAllocation {
+  uint32_t size = 0;
+  uint32_t align = 1;
+  uint32_t critical = 0;       // bytes from the start that later code reads
+  uint32_t critical_last = 0;  // the same after the kernel's last persistent buffer (kWrittenLast)
+};
+
 // What one operator allocates on a target.
 struct OpAllocation {
   StructLayout options;                 // size 0 = none
   uint32_t init_bytes = 0;
   std::vector<uint64_t> init_extra_bytes;  // each a 16-aligned persistent buffer, after init_bytes
   std::vector<uint64_t> prepare_bytes;  // each a 16-aligned persistent buffer
+  // Per prepare buffer: what Prepare does with it while its temps are live (TempAllocation).
+  enum class Write : uint8_t {
+    kWritten,      // filled in Prepare, then the kernel still reads its temp tensors
+    kUnwritten,    // only reserved in Prepare (e.g. BATCH_MATMUL's transposed operand data)
+    kWrittenLast,  // filled last: afterwards only the tensors' data / dims fields are read
+  };
+  std::vector<Write> prepare_write;
   std::vector<uint64_t> scratch_bytes;  // scratch requests in request order
+  // Prepare's temp allocations in order; the kernel's Prepare persistent buffers (prepare_bytes,
+  // and ASSIGN_VARIABLE's resource buffer) are taken after the first `temp_before_persistent`.
+  std::vector<TempAllocation> prepare_temp;
+  size_t temp_before_persistent = 0;
+  bool temp_verified = true;  // false: the op's temp pattern is kUnverifiedTempSpec
 };
 
 // Fails (Unsupported) when TFLM has no kernel for the op; InvalidArgument on shapes the formula

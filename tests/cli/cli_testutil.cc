@@ -23,6 +23,19 @@ void DemoModelTest::SetUp() {
   WriteBytes(demo_, model::DemoModel());
 }
 
+std::vector<uint8_t> AddModelWithOutputNamed(const std::string& output_name) {
+  model::ModelSpec spec;
+  const uint32_t add = model::AddOperatorCode(spec, 0);  // ADD
+  model::SubgraphSpec sg;
+  sg.tensors = {model::TensorSpec{"in", model::TensorType::kFloat32, {1, 4}},
+                model::TensorSpec{output_name, model::TensorType::kFloat32, {1, 4}}};
+  sg.inputs = {0};
+  sg.outputs = {1};
+  sg.operators = {model::OperatorSpec{add, {0, 0}, {1}}};
+  spec.subgraphs.push_back(sg);
+  return model::WriteModel(spec);
+}
+
 std::string TempDir() {
   char tmpl[] = "/tmp/arenaplan-cli-XXXXXX";
   const char* d = mkdtemp(tmpl);

@@ -22,6 +22,9 @@ CliRun RunCli(const std::vector<std::string>& args);
 std::string TempDir();
 void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes);
 void WriteText(const std::string& path, const std::string& text);
+// A one-op model: in [1,4] --ADD(in, in)--> `output_name` [1,4] (float32), for names that must survive
+// the CLI's outputs (file names, HTML, JSON).
+std::vector<uint8_t> AddModelWithOutputNamed(const std::string& output_name);
 // The whole file (empty when it cannot be read).
 std::string ReadText(const std::string& path);
 

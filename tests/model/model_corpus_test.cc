@@ -7,7 +7,7 @@
 #include "model/model.h"
 #include "model/offline_plan.h"
 #include "model/writer.h"
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 #include "spec_testutil.h"
 #include "support/shared_dir.h"
 

@@ -20,7 +20,8 @@ TEST(Names, BuiltinOperatorAndTypeNames) {
   EXPECT_EQ(BuiltinOperatorName(118), "IF");
   EXPECT_EQ(BuiltinOperatorName(142), "VAR_HANDLE");
   EXPECT_EQ(BuiltinOperatorName(205), "REDUCE_WINDOW");
-  EXPECT_EQ(BuiltinOperatorName(206), "UNKNOWN_206");
+  EXPECT_EQ(BuiltinOperatorName(209), "STABLEHLO_CASE");
+  EXPECT_EQ(BuiltinOperatorName(210), "UNKNOWN_210");
   EXPECT_EQ(BuiltinOperatorName(-1), "UNKNOWN_-1");
   EXPECT_STREQ(TensorTypeName(TensorType::kInt8), "INT8");
   EXPECT_STREQ(TensorTypeName(TensorType::kBFloat16), "BFLOAT16");

@@ -98,7 +98,7 @@ TEST(ModelCopy, RejectsInvalidInput) {
 }  // namespace
 }  // namespace arenaplan::model
 
-#include "schema/tflite_subset_generated.h"
+#include "schema/tflite_generated.h"
 
 namespace arenaplan::model {
 namespace {

@@ -39,13 +39,28 @@ TEST(BestFit, BeatsTflmGreedyOnItsKnownWeakSpot) {
 TEST(BestFit, EveryStrategyIsValid) {
   const Problem p = RandomProblem({RandomStyle::kAdversarial, 40, 7});
   for (const char* s : {"size", "tflm-order", "length", "area", "first-step", "breadth", "size/first-fit",
-                        "breadth/first-fit", "area/first-fit"}) {
+                        "breadth/first-fit", "area/first-fit", "tflm-order/first-fit", "size-log-length/first-fit",
+                        "long5/first-fit", "long10/first-fit", "long30/first-fit"}) {
     Result<Plan> plan = PlanBestFitStrategy(p, s);
     ASSERT_TRUE(plan.ok()) << s;
     const VerifyReport r = VerifyPlan(p, *plan);
     EXPECT_TRUE(r.ok()) << s << ": " << r.errors[0].message;
   }
   EXPECT_FALSE(PlanBestFitStrategy(p, "nope").ok());
+}
+
+TEST(BestFit, OutOfTimeItIsTflmGreedysPlan) {
+  // However short the limit, the first run (TFLM's order and walk) finishes and the rest is cut:
+  // the plan is tflm-greedy's, offset for offset, never worse and never linear's stack.
+  for (uint64_t seed = 0; seed < 5; ++seed) {
+    const Problem p = RandomProblem({RandomStyle::kTrace, 5000, seed});
+    PlannerOptions o;
+    o.time_limit_seconds = 1e-9;
+    auto bf = PlanBestFit(p, o);
+    auto greedy = PlanTflmGreedy(p, PlannerOptions{});
+    ASSERT_TRUE(bf.ok() && greedy.ok());
+    EXPECT_EQ(bf->plan.offsets, greedy->plan.offsets) << "seed " << seed;
+  }
 }
 
 TEST(BestFit, TflmOrderFirstFitIsTflmGreedy) {

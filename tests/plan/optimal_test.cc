@@ -254,9 +254,9 @@ TEST(OptimalTest, CapacityBelowLowerBoundIsInfeasible) {
   EXPECT_EQ(r->status, PlanStatus::kInfeasible);
 }
 
-// A zero-slack packing (a 1000 x 100 rectangle cut into ~240 rectangles by random guillotine
-// cuts) with five sizes bumped by one: the bound 1000 is then out of reach and hard to refute,
-// like MiniMalloc's D and J.
+// A zero-slack packing (a 1000 x 200 rectangle cut into ~940 rectangles by random guillotine
+// cuts) with five sizes bumped by one: the bound is then out of reach of the heuristics and hard
+// to reach or refute in 50 ms.
 void Cut(std::mt19937& rng, Bytes lo, Bytes hi, Step t0, Step t1, int depth, Problem* p) {
   if (depth == 0 || (hi - lo < 2 && t1 - t0 < 1)) {
     p->buffers.push_back(Buffer{hi - lo, t0, t1});
@@ -276,7 +276,7 @@ void Cut(std::mt19937& rng, Bytes lo, Bytes hi, Step t0, Step t1, int depth, Pro
 Problem HardProblem() {
   std::mt19937 rng(1);
   Problem p;
-  Cut(rng, 0, 1000, 0, 99, 8, &p);
+  Cut(rng, 0, 1000, 0, 199, 10, &p);
   for (int i = 0; i < 5; ++i) p.buffers[rng() % p.buffers.size()].size += 1;
   return p;
 }

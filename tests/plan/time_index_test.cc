@@ -24,30 +24,53 @@ std::vector<std::pair<Offset, Offset>> Union(std::vector<Span> spans) {
   return out;
 }
 
-TEST(TimeIndex, OccupiedIsExactlyTheUnionOfTimeOverlappingPlacedBuffers) {
-  for (uint64_t seed = 0; seed < 300; ++seed) {
-    const Problem p = RandomProblem({RandomStyle::kAdversarial, 40, seed});
-    std::mt19937_64 rng(seed);
-    TimeIndex index(p);
-    std::vector<Offset> offset(p.buffers.size());
-    std::vector<size_t> placed;
-    for (size_t i = 0; i < p.buffers.size(); ++i) {
-      std::vector<Span> got;
-      index.Occupied(i, &got);
-      std::vector<Span> want;
-      for (size_t j : placed) {
-        if (LifetimesOverlap(p.buffers[i], p.buffers[j])) want.push_back({offset[j], offset[j] + p.buffers[j].size});
-      }
-      ASSERT_EQ(Union(got), Union(want)) << "seed " << seed << " buffer " << i;
-      offset[i] = static_cast<Offset>(rng() % 3000);
-      index.Insert(i, offset[i]);
-      placed.push_back(i);
+// Places every buffer of p at a random offset, checking Occupied and SortedOccupied (in offset
+// order) against a brute-force union before each placement.
+void ExpectExactUnions(const Problem& p, TimeIndex::Layout layout, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  TimeIndex index(p, layout);
+  std::vector<Offset> offset(p.buffers.size());
+  std::vector<size_t> placed;
+  for (size_t i = 0; i < p.buffers.size(); ++i) {
+    std::vector<Span> got, sorted;
+    index.Occupied(i, &got);
+    index.SortedOccupied(i, &sorted);
+    std::vector<Span> want;
+    for (size_t j : placed) {
+      if (LifetimesOverlap(p.buffers[i], p.buffers[j])) want.push_back({offset[j], offset[j] + p.buffers[j].size});
     }
-    index.Clear();
-    std::vector<Span> none;
-    index.Occupied(0, &none);
-    EXPECT_TRUE(none.empty());
+    ASSERT_EQ(Union(got), Union(want)) << "seed " << seed << " buffer " << i;
+    ASSERT_EQ(Union(sorted), Union(want)) << "seed " << seed << " buffer " << i;
+    ASSERT_TRUE(std::is_sorted(sorted.begin(), sorted.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; }));
+    offset[i] = static_cast<Offset>(rng() % 3000);
+    index.Insert(i, offset[i]);
+    placed.push_back(i);
   }
+  index.Clear();
+  std::vector<Span> none;
+  index.Occupied(0, &none);
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(TimeIndex, OccupiedIsExactlyTheUnionOfTimeOverlappingPlacedBuffers) {
+  for (TimeIndex::Layout layout : {TimeIndex::Layout::kUnionTree, TimeIndex::Layout::kBuckets}) {
+    for (uint64_t seed = 0; seed < 300; ++seed) {
+      ExpectExactUnions(RandomProblem({RandomStyle::kAdversarial, 40, seed}), layout, seed);
+    }
+    // Long horizons: many buckets, lifetimes over one to dozens of them.
+    for (uint64_t seed = 0; seed < 5; ++seed) {
+      ExpectExactUnions(RandomProblem({RandomStyle::kUniform, 400, seed}), layout, seed);
+      ExpectExactUnions(RandomProblem({RandomStyle::kTrace, 400, seed}), layout, seed);
+    }
+  }
+}
+
+TEST(TimeIndex, AutoLayoutPicksBucketsForShortLifetimesAndTheTreeForDenseTraces) {
+  EXPECT_EQ(TimeIndex(RandomProblem({RandomStyle::kUniform, 20000, 1})).layout(), TimeIndex::Layout::kBuckets);
+  // Every buffer alive over the whole horizon: a bucket query would scan all of them.
+  Problem dense;
+  for (int i = 0; i < 2000; ++i) dense.buffers.push_back(Buffer{16, i % 7, 5000 + i % 11});
+  EXPECT_EQ(TimeIndex(dense).layout(), TimeIndex::Layout::kUnionTree);
 }
 
 TEST(TimeIndex, ExtremeStepsAreFine) {

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 
 #include "plan/plan_testutil.h"
 
@@ -108,19 +107,16 @@ TEST(Verify, AllFixedOverlapsListed) {
   EXPECT_EQ(r.fixed_overlaps.size(), 6u);
 }
 
-TEST(Verify, LargeValidPlanIsFast) {
-  // 200k buffers in a staircase: O(n^2) pairwise would take minutes.
+TEST(Verify, LargeStaircaseIsCheckedExactly) {
+  // 200k buffers in a staircase (an O(n^2) pairwise check would take minutes; the verifier's speed
+  // is measured in plan_bench, verify/staircase-200k, not asserted here).
   Problem p;
   std::vector<Offset> offsets;
   for (int i = 0; i < 200000; ++i) {
     p.buffers.push_back({64, i, i + 3});
     offsets.push_back((i % 4) * 64);
   }
-  const auto start = std::chrono::steady_clock::now();
-  const VerifyReport r = VerifyPlan(p, MakePlan(p, offsets));
-  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
-  EXPECT_TRUE(r.ok());
-  EXPECT_LT(took.count(), 2.0);
+  EXPECT_TRUE(VerifyPlan(p, MakePlan(p, offsets)).ok());
   offsets[100000] = offsets[100001];
   EXPECT_FALSE(VerifyPlan(p, MakePlan(p, offsets)).ok());
 }

@@ -14,7 +14,7 @@ namespace {
 std::unique_ptr<OpHolder> FcOp(tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE,
                                bool keep_num_dims = false) {
   return MakeOp(tfl::BuiltinOptions::FullyConnectedOptions, [&](flatbuffers::FlatBufferBuilder& fbb) {
-    return tfl::CreateFullyConnectedOptions(fbb, act, 0, keep_num_dims);
+    return tfl::CreateFullyConnectedOptions(fbb, act, tfl::FullyConnectedOptionsWeightsFormat::DEFAULT, keep_num_dims);
   });
 }
 

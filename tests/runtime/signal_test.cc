@@ -5,9 +5,11 @@
 #include <flatbuffers/flexbuffers.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/kernels/registrations.h"
@@ -201,14 +203,84 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
   EXPECT_EQ(std::vector<int16_t>(out, out + 34), std::vector<int16_t>(out + 34, out + 68));
 }
 
+// The mixed-radix stages (3 and 5, with 2 and 4) against a DFT in double: fixed-point KISS divides
+// every stage by its radix and the real split by 2, so its bins are the DFT over fft_length.
+// Lengths: 12 (6 = 2 x 3), 20 (10 = 2 x 5), 24 (12 = 4 x 3), 90 (45 = 3 x 3 x 5), 120 (60 = 4 x 3 x 5).
+struct Dft {
+  std::vector<double> re, im;  // bins 0 .. n / 2
+};
+Dft RealDft(const std::vector<double>& x) {
+  const size_t n = x.size();
+  Dft d{std::vector<double>(n / 2 + 1), std::vector<double>(n / 2 + 1)};
+  for (size_t k = 0; k <= n / 2; ++k) {
+    for (size_t t = 0; t < n; ++t) {
+      d.re[k] += x[t] * std::cos(2 * M_PI * static_cast<double>(k * t) / n);
+      d.im[k] -= x[t] * std::sin(2 * M_PI * static_cast<double>(k * t) / n);
+    }
+  }
+  return d;
+}
+
+template <typename S>
+double MaxRfftError(int32_t n, TensorType type, double amplitude, double scale) {
+  std::vector<S> in(static_cast<size_t>(n)), out(static_cast<size_t>(n + 2));
+  std::vector<double> x(in.size());
+  for (int32_t t = 0; t < n; ++t) {  // two tones and a ramp: every bin different
+    x[t] = amplitude * (0.5 * std::sin(0.7 * t) + 0.3 * std::cos(2.3 * t + 1) + 0.2 * (t % 7) / 7.0);
+    in[t] = static_cast<S>(std::is_floating_point<S>::value ? x[t] : std::lround(x[t]));
+    x[t] = static_cast<double>(in[t]);
+  }
+  int32_t in_dims[1] = {n}, out_dims[1] = {n + 2};
+  TensorView vi = MakeView(in.data(), type, in_dims, 1);
+  TensorView vo = MakeView(out.data(), type, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(type)}, {"fft_length", n}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalRfft");
+  if (r.ctx->Run(*Register_SIGNAL_RFFT()) != StatusCode::kOk) return 1e30;
+  const Dft d = RealDft(x);
+  double worst = 0;
+  for (int32_t k = 0; k <= n / 2; ++k) {
+    worst = std::max(worst, std::fabs(static_cast<double>(out[2 * k]) - d.re[k] * scale));
+    worst = std::max(worst, std::fabs(static_cast<double>(out[2 * k + 1]) - d.im[k] * scale));
+  }
+  return worst;
+}
+
+TEST(SignalFftTest, RfftMixedRadixMatchesTheDft) {
+  for (int32_t n : {12, 20, 24, 90, 120}) {
+    SCOPED_TRACE(n);
+    EXPECT_LT(MaxRfftError<float>(n, TensorType::FLOAT32, 1000, 1), 1e-6 * 1000 * n);  // float rounding
+    EXPECT_LE(MaxRfftError<int16_t>(n, TensorType::INT16, 20000, 1.0 / n), 3);  // a few rounding steps
+    EXPECT_LE(MaxRfftError<int32_t>(n, TensorType::INT32, 1 << 30, 1.0 / n), 8);
+  }
+}
+
+TEST(SignalIrfftTest, MixedRadixInvertsTheRfft) {
+  for (int32_t n : {12, 20, 90}) {
+    SCOPED_TRACE(n);
+    std::vector<float> x(static_cast<size_t>(n)), bins(static_cast<size_t>(n + 2)), back(x.size());
+    for (int32_t t = 0; t < n; ++t) x[t] = static_cast<float>(std::sin(0.9 * t) + 0.25 * (t % 5));
+    int32_t time_dims[1] = {n}, bin_dims[1] = {n + 2};
+    TensorView vx = MakeView(x.data(), TensorType::FLOAT32, time_dims, 1);
+    TensorView vb = MakeView(bins.data(), TensorType::FLOAT32, bin_dims, 1);
+    TensorView vback = MakeView(back.data(), TensorType::FLOAT32, time_dims, 1);
+    auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", n}}));
+    KRun fwd({&vx}, {&vb}, op->op, "SignalRfft");
+    ASSERT_EQ(fwd.ctx->Run(*Register_SIGNAL_RFFT()), StatusCode::kOk) << fwd.ctx->error().text;
+    KRun inv({&vb}, {&vback}, op->op, "SignalIrfft");
+    ASSERT_EQ(inv.ctx->Run(*Register_SIGNAL_IRFFT()), StatusCode::kOk) << inv.ctx->error().text;
+    for (int32_t t = 0; t < n; ++t) EXPECT_NEAR(back[t], x[t], 1e-5) << t;
+  }
+}
+
 TEST(SignalFftTest, RfftRejectsUnsupportedLengthsAndTypes) {
   int16_t buf[64] = {};
-  int32_t in_dims[1] = {24}, out_dims[1] = {26};
+  int32_t in_dims[1] = {28}, out_dims[1] = {30};
   TensorView vi = MakeView(buf, TensorType::INT16, in_dims, 1);
   TensorView vo = MakeView(buf, TensorType::INT16, out_dims, 1);
-  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 24}}));
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::INT16)}, {"fft_length", 28}}));
   KRun r({&vi}, {&vo}, op->op, "SignalRfft");
-  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);  // 12 = 4 x 3
+  // 14 = 2 x 7: TFLM's KISS would need its generic butterfly, whose scratch allocation is null.
+  EXPECT_EQ(r.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);
   auto op_f = CustomOp(IntMap({{"T", static_cast<int64_t>(TensorType::FLOAT32)}, {"fft_length", 64}}));
   KRun rf({&vi}, {&vo}, op_f->op, "SignalRfft");
   EXPECT_EQ(rf.ctx->Prepare(*Register_SIGNAL_RFFT()), StatusCode::kUnsupported);
@@ -398,6 +470,181 @@ TEST(SignalPcanTest, TflmGoldenMix1Ref1) {
   lut_dims[0] = 100;  // too short for msb up to 32
   KRun bad({&vi, &vn, &vl}, {&vo}, op->op, "SignalPCAN");
   EXPECT_EQ(bad.ctx->Prepare(*Register_SIGNAL_PCAN()), StatusCode::kInvalidModel);
+}
+
+// --- stateful ops over several Invokes: expected streams worked out by hand ------------------------
+
+// A FlexBuffer map of integer options plus one bool (the converter writes prefill as a bool).
+std::vector<uint8_t> IntMapWithBool(const std::vector<std::pair<std::string, int64_t>>& kv, const char* key,
+                                    bool value) {
+  flexbuffers::Builder b;
+  b.Map([&]() {
+    for (const auto& [k, v] : kv) b.Int(k.c_str(), v);
+    b.Bool(key, value);
+  });
+  b.Finish();
+  return b.GetBuffer();
+}
+
+TEST(SignalDelayTest, EachRowComesOutDelayLengthSamplesLate) {
+  // Two rows of 4, delay 3: row r's stream is 3 zeros, then its inputs in order.
+  int16_t in[8], out[8];
+  int32_t dims[2] = {2, 4};
+  TensorView vi = MakeView(in, TensorType::INT16, dims, 2);
+  TensorView vo = MakeView(out, TensorType::INT16, dims, 2);
+  auto op = CustomOp(IntMap({{"delay_length", 3}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalDelay");
+  const int16_t in1[8] = {1, 2, 3, 4, 11, 12, 13, 14}, in2[8] = {5, 6, 7, 8, 15, 16, 17, 18};
+  std::copy(in1, in1 + 8, in);
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_DELAY()), StatusCode::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 1, 0, 0, 0, 11}));
+  std::copy(in2, in2 + 8, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{2, 3, 4, 5, 12, 13, 14, 15}));
+  ASSERT_EQ(Register_SIGNAL_DELAY()->reset(*r.ctx), StatusCode::kOk);  // back to the leading zeros
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_DELAY()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 8), (std::vector<int16_t>{0, 0, 0, 5, 0, 0, 0, 15}));
+}
+
+TEST(SignalFramerTest, PrefilledWindowsAndASkippedFirstFrame) {
+  // frame 3, step 1, prefill: the stream starts with 2 zeros; two frames per Invoke.
+  int16_t in[2], out[6];
+  bool valid = false;
+  int32_t in_dims[1] = {2}, out_dims[2] = {2, 3};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 2);
+  TensorView vv = MakeView(&valid, TensorType::BOOL, nullptr, 0);
+  auto op = CustomOp(IntMapWithBool({{"frame_size", 3}, {"frame_step", 1}}, "prefill", true));
+  KRun r({&vi}, {&vo, &vv}, op->op, "SignalFramer");
+  in[0] = 1, in[1] = 2;
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_FRAMER()), StatusCode::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{0, 0, 1, 0, 1, 2}));
+  EXPECT_TRUE(valid);
+  in[0] = 3, in[1] = 4;
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 6), (std::vector<int16_t>{1, 2, 3, 2, 3, 4}));
+  // frame 4, step 2, no prefill, one frame per Invoke: the first frame is not ready (output left
+  // as it was, valid false), then windows [0, 4), [2, 6) of the stream.
+  int16_t in2[2], out2[4] = {-7, -7, -7, -7};
+  int32_t in2_dims[1] = {2}, out2_dims[2] = {1, 4};
+  TensorView wi = MakeView(in2, TensorType::INT16, in2_dims, 1);
+  TensorView wo = MakeView(out2, TensorType::INT16, out2_dims, 2);
+  auto op2 = CustomOp(IntMapWithBool({{"frame_size", 4}, {"frame_step", 2}}, "prefill", false));
+  KRun s({&wi}, {&wo, &vv}, op2->op, "SignalFramer");
+  in2[0] = 1, in2[1] = 2;
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_FRAMER()), StatusCode::kOk) << s.ctx->error().text;
+  EXPECT_FALSE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{-7, -7, -7, -7}));
+  in2[0] = 3, in2[1] = 4;
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
+  EXPECT_TRUE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{1, 2, 3, 4}));
+  in2[0] = 5, in2[1] = 6;
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_FRAMER()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out2, out2 + 4), (std::vector<int16_t>{3, 4, 5, 6}));
+}
+
+TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
+  // 2 channels, right context 1, step 2: a window of 2 frames every second Invoke.
+  int16_t in[2], out[4] = {};
+  bool valid = true;
+  int32_t in_dims[1] = {2}, out_dims[1] = {4};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
+  TensorView vv = MakeView(&valid, TensorType::BOOL, nullptr, 0);
+  auto op = CustomOp(IntMap(
+      {{"num_channels", 2}, {"stacker_left_context", 0}, {"stacker_right_context", 1}, {"stacker_step", 2}}));
+  KRun r({&vi}, {&vo, &vv}, op->op, "SignalStacker");
+  const std::vector<std::vector<int16_t>> frames = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
+  const std::vector<std::vector<int16_t>> want = {{0, 0, 0, 0}, {1, 2, 3, 4}, {1, 2, 3, 4}, {5, 6, 7, 8}};
+  for (size_t t = 0; t < frames.size(); ++t) {
+    std::copy(frames[t].begin(), frames[t].end(), in);
+    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()), StatusCode::kOk)
+        << r.ctx->error().text;
+    EXPECT_EQ(std::vector<int16_t>(out, out + 4), want[t]) << t;
+    EXPECT_EQ(valid, t % 2 == 1) << t;
+  }
+  // Left context 2: the first frame fills the left context (three copies) and is output at once.
+  int16_t out3[6] = {};
+  int32_t out3_dims[1] = {6};
+  TensorView wo = MakeView(out3, TensorType::INT16, out3_dims, 1);
+  auto op3 = CustomOp(IntMap(
+      {{"num_channels", 2}, {"stacker_left_context", 2}, {"stacker_right_context", 0}, {"stacker_step", 1}}));
+  KRun s({&vi}, {&wo, &vv}, op3->op, "SignalStacker");
+  std::copy(frames[0].begin(), frames[0].end(), in);
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_STACKER()), StatusCode::kOk) << s.ctx->error().text;
+  EXPECT_TRUE(valid);
+  EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 1, 2}));
+  std::copy(frames[1].begin(), frames[1].end(), in);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_STACKER()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out3, out3 + 6), (std::vector<int16_t>{1, 2, 1, 2, 3, 4}));
+}
+
+TEST(SignalOverlapAddTest, Int16SaturatesFloatDoesNot) {
+  // frame 4, step 2, one frame per Invoke: out = the buffer's first 2 samples, then it shifts by 2.
+  int16_t in[4], out[2];
+  int32_t in_dims[2] = {1, 4}, out_dims[1] = {2};
+  TensorView vi = MakeView(in, TensorType::INT16, in_dims, 2);
+  TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::INT16)}, {"frame_step", 2}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalOverlapAdd");
+  const int16_t f1[4] = {10000, 20000, 30000, 1}, f2[4] = {30000, 30000, 5, 5};
+  std::copy(f1, f1 + 4, in);
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk) << r.ctx->error().text;
+  EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{10000, 20000}));
+  std::copy(f2, f2 + 4, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int16_t>(out, out + 2), (std::vector<int16_t>{32767, 30001}));
+  float fin[4], fout[2];
+  TensorView ui = MakeView(fin, TensorType::FLOAT32, in_dims, 2);
+  TensorView uo = MakeView(fout, TensorType::FLOAT32, out_dims, 1);
+  auto fop = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"frame_step", 2}}));
+  KRun s({&ui}, {&uo}, fop->op, "SignalOverlapAdd");
+  std::copy(f1, f1 + 4, fin);
+  ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk) << s.ctx->error().text;
+  std::copy(f2, f2 + 4, fin);
+  ASSERT_EQ(s.ctx->Eval(*Register_SIGNAL_OVERLAP_ADD()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<float>(fout, fout + 2), (std::vector<float>{60000, 30001}));
+}
+
+TEST(SignalIrfftTest, FloatDcAndOneCosine) {
+  // fft_length 4: bins X0..X2 (re, im). X0 = 4 -> all ones; X1 = 2 -> cos(pi n / 2).
+  float in[6] = {4, 0, 0, 0, 0, 0}, out[4];
+  int32_t in_dims[1] = {6}, out_dims[1] = {4};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 1);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, out_dims, 1);
+  auto op = CustomOp(IntMap({{"T", static_cast<int64_t>(tfl::TensorType::FLOAT32)}, {"fft_length", 4}}));
+  KRun r({&vi}, {&vo}, op->op, "SignalIrfft");
+  ASSERT_EQ(r.ctx->Run(*Register_SIGNAL_IRFFT()), StatusCode::kOk) << r.ctx->error().text;
+  for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], 1.0f, 1e-6) << n;
+  const float cosine[6] = {0, 0, 2, 0, 0, 0};
+  std::copy(cosine, cosine + 6, in);
+  ASSERT_EQ(r.ctx->Eval(*Register_SIGNAL_IRFFT()), StatusCode::kOk);
+  const float want[4] = {1, 0, -1, 0};
+  for (int n = 0; n < 4; ++n) EXPECT_NEAR(out[n], want[n], 1e-6) << n;
+}
+
+TEST(CircularBufferTest, RunsEveryCyclesMaxInvokesAndShiftsEachTime) {
+  // 3 slots of depth 2, cycles_max 2: every Invoke shifts the input in; only every second one
+  // lets the graph go on (the others end it: kAborted, TFLM's kTfLiteAbort).
+  int8_t in[2], out[6];
+  int32_t in_dims[4] = {1, 1, 1, 2}, out_dims[4] = {1, 3, 1, 2};
+  TensorView vi = MakeView(in, TensorType::INT8, in_dims, 4, 0.1f, 0);
+  TensorView vo = MakeView(out, TensorType::INT8, out_dims, 4, 0.1f, 0);
+  auto op = CustomOp(IntMap({{"cycles_max", 2}}));
+  KRun r({&vi}, {&vo}, op->op, "CIRCULAR_BUFFER");
+  in[0] = 1, in[1] = 2;
+  EXPECT_EQ(r.ctx->Run(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 1, 2}));
+  in[0] = 3, in[1] = 4;
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kOk);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 1, 2, 3, 4}));
+  in[0] = 5, in[1] = 6;
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{1, 2, 3, 4, 5, 6}));
+  ASSERT_EQ(Register_CIRCULAR_BUFFER()->reset(*r.ctx), StatusCode::kOk);  // empty again, cycle restarted
+  EXPECT_EQ(r.ctx->Eval(*Register_CIRCULAR_BUFFER()), StatusCode::kAborted);
+  EXPECT_EQ(std::vector<int8_t>(out, out + 6), (std::vector<int8_t>{0, 0, 0, 0, 5, 6}));
 }
 
 }  // namespace

@@ -199,6 +199,26 @@ TEST(Kernels, SignalDelayAndStackerKeepCircularBuffers) {
   EXPECT_EQ(s.init_extra_bytes, std::vector<uint64_t>({24 + 48}));
 }
 
+// The temporary TfLiteTensors each Prepare fetches (kernel_table.cc PrepareTempSpec): TFLM's
+// ConcatenationPrepare reads input 0 and the output, every input, then the output again; LOGICAL_AND
+// has no Prepare; TANH has no verified entry, so every input and output counts twice.
+TEST(Kernels, PrepareTemporariesFollowTheKernelOrAnUpperGuess) {
+  const uint32_t tensor = (*FindTarget("tflm-x86_64"))->persistent_tensor.size;
+  OpAllocation concat = Evaluate(Build({2, "", {{F32, {2}}, {F32, {2}}}, {{F32, {4}}}, {}, {}}), "tflm-x86_64",
+                                 "CONCATENATION");
+  EXPECT_TRUE(concat.temp_verified);
+  ASSERT_EQ(concat.prepare_temp.size(), 5u);  // unquantized: one TfLiteTensor each
+  for (const TempAllocation& t : concat.prepare_temp) EXPECT_EQ(t.size, tensor);
+  OpAllocation logical = Evaluate(Build({86, "", {{TensorType::kBool, {2}}, {TensorType::kBool, {2}}},
+                                         {{TensorType::kBool, {2}}}, {}, {}}),
+                                  "tflm-x86_64", "LOGICAL_AND");
+  EXPECT_TRUE(logical.temp_verified);
+  EXPECT_TRUE(logical.prepare_temp.empty());
+  OpAllocation tanh = Evaluate(Build({28, "", {{F32, {4}}}, {{F32, {4}}}, {}, {}}), "tflm-x86_64", "TANH");
+  EXPECT_FALSE(tanh.temp_verified);
+  EXPECT_EQ(tanh.prepare_temp.size(), 4u);
+}
+
 TEST(Kernels, TypeChecksNameTheTypeAndTheStage) {
   // SIN on int8 fails in Prepare with TFLM's TfLiteType number (INT8 = 9).
   const Built sin = Build({66, "", {{I8, {4}}}, {{I8, {4}}}, {}, {}});

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "runtime/kernels/fixed_point.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -34,8 +35,14 @@ struct QuantParams {
 
 uint32_t Count(const TensorView& t) { return t.bytes / TypeSize(t.type); }
 
-// Common checks: one input, one output, same type and element count, type in the allowed set.
-StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16) {
+bool UnaryTypeOk(TensorType t, bool allow_int16) {
+  return t == TensorType::FLOAT32 || t == TensorType::INT8 || (allow_int16 && t == TensorType::INT16);
+}
+
+// Common checks: one input, one output, same type and element count, type in the allowed set
+// (unless `type_at_invoke`: TFLM's Eval checks it, as for RELU6).
+StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool allow_int16,
+                      bool type_at_invoke = false) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
@@ -43,13 +50,12 @@ StatusCode CheckUnary(KernelContext& ctx, TensorView* in, TensorView* out, bool 
     return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
                     TypeName(out->type));
   }
-  const bool ok = in->type == TensorType::FLOAT32 || in->type == TensorType::INT8 ||
-                  (allow_int16 && in->type == TensorType::INT16);
-  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in->type));
+  const bool ok = UnaryTypeOk(in->type, allow_int16);
+  if (!ok && !type_at_invoke) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in->type));
   if (in->bytes != out->bytes) {
     return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in->bytes, out->bytes);
   }
-  if (in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
+  if (ok && in->type != TensorType::FLOAT32 && (in->scale <= 0.0f || out->scale <= 0.0f)) {
     return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
   }
   return StatusCode::kOk;
@@ -133,10 +139,10 @@ StatusCode EvalLeakyRelu(KernelContext& ctx) {
 // ---- RELU -------------------------------------------------------------------------------------
 StatusCode PrepareRelu(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true, /*type_at_invoke=*/true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
+  if (in.type == TensorType::FLOAT32 || !UnaryTypeOk(in.type, true)) return StatusCode::kOk;
   if (in.type == TensorType::INT16 && (in.zero_point != 0 || out.zero_point != 0)) {
     return ctx.Fail(StatusCode::kInvalidModel, "int16 RELU needs zero points 0 (got %d, %d)", in.zero_point,
                     out.zero_point);
@@ -163,10 +169,10 @@ StatusCode EvalRelu(KernelContext& ctx) {
 // ---- RELU6 ------------------------------------------------------------------------------------
 StatusCode PrepareRelu6(KernelContext& ctx) {
   TensorView in, out;
-  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true));
+  RT_RETURN_IF_ERROR(CheckUnary(ctx, &in, &out, true, /*type_at_invoke=*/true));
   QuantParams* p = nullptr;
   RT_RETURN_IF_ERROR(AllocParams(ctx, &p));
-  if (in.type == TensorType::FLOAT32) return StatusCode::kOk;
+  if (in.type == TensorType::FLOAT32 || !UnaryTypeOk(in.type, true)) return StatusCode::kOk;
   int32_t tmin = 0, tmax = 0;
   QuantizedTypeRange(in.type, &tmin, &tmax);
   // TFLM FloatToQuantizedType: round(6 / scale) + zero_point, clamped to the type.
@@ -178,103 +184,41 @@ StatusCode PrepareRelu6(KernelContext& ctx) {
 }
 
 StatusCode EvalRelu6(KernelContext& ctx) {
+  TensorView in;
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
+  if (!UnaryTypeOk(in.type, true)) {
+    return ctx.Fail(StatusCode::kUnsupported, "Only float32/int8/int16 is supported currently, got %s", TypeName(in.type));
+  }
   return EvalElementwise(
       ctx, [](const QuantParams&, float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); },
       // Upper bound first, as TFLM (matters only if the bounds cross).
       [](const QuantParams& p, int32_t v) { return v > p.hi ? p.hi : (v < p.lo ? p.lo : v); });
 }
 
-// ---- gemmlowp fixed point (int32 raw values; the template integer bits are tracked by hand) ----
-int32_t Srdhm(int32_t a, int32_t b) { return SaturatingRoundingDoublingHighMul(a, b); }
-int32_t Add(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b)); }
-int32_t Sub(int32_t a, int32_t b) { return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b)); }
-// x * 2^exponent with saturation (exponent > 0) or rounding (exponent < 0).
-int32_t MulByPot(int32_t x, int exponent) {
-  if (exponent == 0) return x;
-  if (exponent < 0) return RoundingDivideByPOT(x, -exponent);
-  const int32_t threshold = static_cast<int32_t>((1LL << (31 - exponent)) - 1);
-  if (x > threshold) return INT32_MAX;
-  if (x < -threshold) return INT32_MIN;
-  return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
-}
-int32_t RoundingHalfSum(int32_t a, int32_t b) {
-  const int64_t sum = static_cast<int64_t>(a) + b;
-  return static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
-}
-
-// exp(a) for a in [-1/4, 0), Q0.31 in and out.
-int32_t ExpOnQuarterInterval(int32_t a) {
-  const int32_t constant_term = 1895147668;    // exp(-1/8)
-  const int32_t constant_1_over_3 = 715827883;
-  const int32_t x = Add(a, 1 << 28);           // a + 1/8
-  const int32_t x2 = Srdhm(x, x);
-  const int32_t x3 = Srdhm(x2, x);
-  const int32_t x4 = Srdhm(x2, x2);
-  const int32_t x4_over_4 = MulByPot(x4, -2);
-  const int32_t poly = MulByPot(Add(Srdhm(Add(x4_over_4, x3), constant_1_over_3), x2), -1);
-  return Add(constant_term, Srdhm(constant_term, Add(x, poly)));
-}
-
-// exp(a) for a <= 0 given with `ib` integer bits (4 or 5 here); result Q0.31.
-int32_t ExpOnNegativeValues(int32_t a, int ib) {
-  const int fractional = 31 - ib;
-  const int32_t one_quarter = 1 << (fractional - 2);
-  const int32_t mod_minus_quarter = Sub(a & (one_quarter - 1), one_quarter);
-  int32_t result = ExpOnQuarterInterval(MulByPot(mod_minus_quarter, ib));  // Q(ib) -> Q0
-  const int32_t remainder = Sub(mod_minus_quarter, a);
-  // exp(-2^k) for k = -2 .. 4, applied for every set bit of the remainder that exists.
-  const int32_t kMultipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
-  for (int k = -2; k <= 4 && ib > k; ++k) {
-    if (remainder & (1 << (fractional + k))) result = Srdhm(result, kMultipliers[k + 2]);
-  }
-  return a == 0 ? INT32_MAX : result;
-}
-
-// Newton-Raphson for x = 1 / half_denominator = 2 / (1 + a), a in [0, 1] Q0.31; x is Q2.29.
-int32_t HalfReciprocalQ2(int32_t a, int32_t* half_denominator_out) {
-  const int32_t half_denominator = RoundingHalfSum(a, INT32_MAX);  // Q0.31
-  const int32_t k48_over_17 = 1515870810;                          // Q2.29
-  const int32_t kNeg32_over_17 = -1010580540;                      // Q2.29
-  int32_t x = Add(k48_over_17, Srdhm(half_denominator, kNeg32_over_17));
-  const int32_t one_q2 = 1 << 29;
-  for (int i = 0; i < 3; ++i) {
-    const int32_t one_minus = Sub(one_q2, Srdhm(half_denominator, x));  // Q2.29
-    x = Add(x, MulByPot(Srdhm(x, one_minus), 2));                       // Q4 product rescaled to Q2
-  }
-  *half_denominator_out = half_denominator;
-  return x;  // ~ 1 / half_denominator, Q2.29
-}
-
-// 1 / (1 + a) for a in [0, 1] in Q0.31; result Q0.31.
-int32_t OneOverOnePlusX(int32_t a) {
-  int32_t hd = 0;
-  const int32_t x = HalfReciprocalQ2(a, &hd);
-  // gemmlowp ExactMulByPot<-1> keeps the raw value and relabels Q2 as Q1; then Q1 -> Q0.
-  return MulByPot(x, 1);
-}
+// ---- gemmlowp fixed point: kernels/fixed_point.h ----------------------------------------------
 
 // (1 - a) / (1 + a) for a in [0, 1] in Q0.31; result Q0.31 (gemmlowp: Rescale<0>(x - 1)).
 int32_t OneMinusXOverOnePlusX(int32_t a) {
-  int32_t hd = 0;
-  const int32_t x = HalfReciprocalQ2(a, &hd);
-  return MulByPot(Sub(x, 1 << 29), 2);
+  int32_t x = 0;  // 1 / ((1 + a) / 2) in Q2.29
+  FpOneOverOnePlusX(a, &x);
+  return FpRescale(FpSub(x, 1 << 29), 2, 0);
 }
 
 // gemmlowp::tanh on a Q4.27 value; result Q0.31.
 int32_t TanhQ4(int32_t a) {
   if (a == 0) return 0;
-  const int32_t n = a < 0 ? a : Sub(0, a);  // -|a|
+  const int32_t n = a < 0 ? a : FpSub(0, a);  // -|a|
   // exp(2n): ExactMulByPot<1> relabels Q4 as Q5 without touching the raw value.
-  const int32_t t = OneMinusXOverOnePlusX(ExpOnNegativeValues(n, 5));
-  return a < 0 ? Sub(0, t) : t;
+  const int32_t t = OneMinusXOverOnePlusX(FpExpOnNegativeValues(n, 5));
+  return a < 0 ? FpSub(0, t) : t;
 }
 
 // gemmlowp::logistic on a Q4.27 value; result Q0.31.
 int32_t LogisticQ4(int32_t a) {
   if (a == 0) return 1 << 30;
-  const int32_t abs_a = a > 0 ? a : Sub(0, a);
-  const int32_t pos = OneOverOnePlusX(ExpOnNegativeValues(Sub(0, abs_a), 4));
-  return a > 0 ? pos : Sub(INT32_MAX, pos);
+  const int32_t abs_a = a > 0 ? a : FpSub(0, a);
+  const int32_t pos = FpOneOverOnePlusX(FpExpOnNegativeValues(FpSub(0, abs_a), 4));
+  return a > 0 ? pos : FpSub(INT32_MAX, pos);
 }
 
 struct LogisticInt8 {

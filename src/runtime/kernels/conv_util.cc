@@ -99,7 +99,6 @@ StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {
   if (!HasShape(t.in, 4) || !HasShape(t.filter, 4) || !HasShape(t.out, 4)) {
     return ctx.Fail(StatusCode::kInvalidModel, "input, filter and output must be rank-4 tensors with data");
   }
-  if (t.filter.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "filter must be a constant tensor");
   return StatusCode::kOk;
 }
 

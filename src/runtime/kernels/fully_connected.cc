@@ -7,6 +7,7 @@
 //                     M_c = s_in * s_w[c] / s_out in double;
 //   int16 x int8:     acc = sum (w - zp_w) * in + bias, int64 when the bias is int64 (else int32),
 //                     no output zero point (TFLM).
+// Weights and bias may be computed at run time (read at eval only), as on TFLM.
 // O(batches * units * depth) time, O(1) extra memory.
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/registrations.h"
@@ -28,7 +29,6 @@ StatusCode Prepare(KernelContext& ctx) {
   if (!HasShape(in, -1) || !HasShape(f, -1) || !HasShape(out, -1) || f.rank < 2 || out.rank < 1) {
     return ctx.Fail(StatusCode::kInvalidModel, "filter must have rank >= 2 and output rank >= 1, with data");
   }
-  if (f.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "weights must be a constant tensor");
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(FcData), &mem));
   auto* d = static_cast<FcData*>(mem);
@@ -44,13 +44,13 @@ StatusCode Prepare(KernelContext& ctx) {
     TensorType want = in.type == TensorType::FLOAT32 ? TensorType::FLOAT32 : TensorType::INT32;
     const bool bias_ok = bias.type == want || (in.type == TensorType::INT16 && bias.type == TensorType::INT64);
     if (!bias_ok) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
-    if (!HasShape(bias, -1) || ElementCount(bias) < d->units || bias.data == nullptr) {
-      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", d->units);
+    if (!HasShape(bias, -1) || ElementCount(bias) < d->units) {
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must have %d elements", d->units);
     }
   }
   const auto* o = Options<tfl::FullyConnectedOptions>(ctx);
-  if (o != nullptr && o->weights_format() != 0) {
-    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", o->weights_format());
+  if (o != nullptr && o->weights_format() != tfl::FullyConnectedOptionsWeightsFormat::DEFAULT) {
+    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", static_cast<int>(o->weights_format()));
   }
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   d->multipliers = nullptr;

@@ -6,13 +6,28 @@
 
 namespace arenaplan::rt {
 
+// Input 0 and output 0 (prepare or eval).
+inline StatusCode RequireIo(KernelContext& ctx, TensorView* in, TensorView* out) {
+  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
+  return RequireOutput(ctx, 0, out);
+}
+
 // Prepare: input 0 and output 0, which must have the same type.
 inline StatusCode RequireSameTypeIo(KernelContext& ctx, TensorView* in, TensorView* out) {
-  RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
-  RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, out));
+  RT_RETURN_IF_ERROR(RequireIo(ctx, in, out));
   if (in->type != out->type) {
     return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in->type),
                     TypeName(out->type));
+  }
+  return StatusCode::kOk;
+}
+
+// Prepare: one input and one output of the same type and element count (unary elementwise ops).
+inline StatusCode RequireElementwiseIo(KernelContext& ctx, TensorView* in, TensorView* out) {
+  RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, in, out));
+  if (ElementCount(*in) != ElementCount(*out)) {
+    return ctx.Fail(StatusCode::kInvalidModel, "input and output sizes differ");
   }
   return StatusCode::kOk;
 }
@@ -65,5 +80,11 @@ StatusCode SetOpData(KernelContext& ctx, const T& value) {
 #define RT_REGISTER_KERNEL(OP, ...)                                     \
   const KernelRegistration* Register_##OP() {                           \
     static constexpr KernelRegistration kRegistration{#OP, __VA_ARGS__}; \
+    return &kRegistration;                                              \
+  }
+// The same for an op whose name is not its registration's (custom ops: "SignalFramer").
+#define RT_REGISTER_NAMED_KERNEL(FN, NAME, ...)                          \
+  const KernelRegistration* Register_##FN() {                           \
+    static constexpr KernelRegistration kRegistration{NAME, __VA_ARGS__}; \
     return &kRegistration;                                              \
   }

@@ -45,10 +45,8 @@ StatusCode PrepareCast(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (!CastType(in.type) || in.type == TensorType::UINT8) {
-    return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
-  }
-  if (!CastType(out.type)) return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported", TypeName(out.type));
+  // The types are checked in Eval, as TFLM's cast.cc does (a uint8 input allocates, then fails its
+  // Invoke).
   if (ElementCount(in) != ElementCount(out)) return ctx.Fail(StatusCode::kInvalidModel, "element counts differ");
   return StatusCode::kOk;
 }
@@ -84,6 +82,14 @@ StatusCode EvalCast(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (!CastType(in.type) || in.type == TensorType::UINT8) {
+    return ctx.Fail(StatusCode::kUnsupported, "Input type %s (%d) not supported.", TypeName(in.type),
+                    static_cast<int>(in.type));
+  }
+  if (!CastType(out.type)) {
+    return ctx.Fail(StatusCode::kUnsupported, "Output type %s (%d) not supported.", TypeName(out.type),
+                    static_cast<int>(out.type));
+  }
   const int64_t n = ElementCount(out);
   if (in.type == TensorType::FLOAT32) {
     const float* x = in.As<float>();
@@ -122,7 +128,9 @@ StatusCode PrepareBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(PrepareSameTypeBinary(ctx, &a, &b, &out));
   const bool int_ok = op == Binary::kDiv || op == Binary::kSquaredDifference;
-  if (out.type != TensorType::FLOAT32 && !(int_ok && out.type == TensorType::INT32)) {
+  // FLOOR_DIV / FLOOR_MOD: TFLM refuses other types in Eval only (EvalBinary).
+  const bool type_at_invoke = op == Binary::kFloorDiv || op == Binary::kFloorMod;
+  if (out.type != TensorType::FLOAT32 && !(int_ok && out.type == TensorType::INT32) && !type_at_invoke) {
     return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(out.type));
   }
   if (out.type == TensorType::INT32 && (a.num_channels != 0 || b.num_channels != 0)) {
@@ -163,6 +171,10 @@ StatusCode EvalBinary(KernelContext& ctx) {
   TensorView a, b, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &a, &b, &out));
   const auto& d = *static_cast<const BinaryData*>(ctx.op_data());
+  if ((op == Binary::kFloorDiv || op == Binary::kFloorMod) && out.type != TensorType::FLOAT32) {
+    return ctx.Fail(StatusCode::kUnsupported, "Type '%s' is not supported by %s.", TypeName(out.type),
+                    op == Binary::kFloorDiv ? "FLOOR_DIV" : "FLOOR_MOD");
+  }
   if (out.type == TensorType::FLOAT32) {
     const float* x = a.As<float>();
     const float* y = b.As<float>();
@@ -213,16 +225,15 @@ StatusCode PreparePrelu(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel, "input %s / alpha %s / output %s types differ", TypeName(in.type),
                     TypeName(alpha.type), TypeName(out.type));
   }
-  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
-    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(out.type));
-  }
+  // Other types pass TFLM's Prepare and fail its Eval (EvalPrelu).
+  const bool type_ok = out.type == TensorType::FLOAT32 || out.type == TensorType::INT8 || out.type == TensorType::INT16;
   PreluData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (!MakeBroadcast(in, alpha, out, &d->bc)) {
     return ctx.Fail(StatusCode::kInvalidModel, "alpha (rank %d) does not broadcast to the input (rank %d)", alpha.rank,
                     in.rank);
   }
-  if (out.type != TensorType::FLOAT32) {
+  if (out.type != TensorType::FLOAT32 && type_ok) {
     if (in.scale <= 0.0f || alpha.scale <= 0.0f || out.scale <= 0.0f) {
       return ctx.Fail(StatusCode::kInvalidModel, "quantized tensors need positive scales");
     }
@@ -257,6 +268,9 @@ StatusCode EvalPrelu(KernelContext& ctx) {
   TensorView in, alpha, out;
   RT_RETURN_IF_ERROR(GetBinaryTensors(ctx, &in, &alpha, &out));
   const auto& d = *static_cast<const PreluData*>(ctx.op_data());
+  if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8 && out.type != TensorType::INT16) {
+    return ctx.Fail(StatusCode::kUnsupported, "Input type '%s' is not supported.", TypeName(out.type));
+  }
   switch (out.type) {
     case TensorType::FLOAT32: {
       const float* x = in.As<float>();
@@ -375,6 +389,12 @@ StatusCode PrepareZerosLike(KernelContext& ctx) {
 StatusCode EvalZerosLike(KernelContext& ctx) {
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  // TFLM's Eval (not its Prepare) refuses every type but these.
+  if (out.type != TensorType::INT64 && out.type != TensorType::INT32 && out.type != TensorType::INT8 &&
+      out.type != TensorType::FLOAT32) {
+    return ctx.Fail(StatusCode::kUnsupported, "ZerosLike only currently supports int64, int32, and float32, got %s",
+                    TypeName(out.type));
+  }
   if (out.bytes > 0) std::memset(out.data, 0, out.bytes);  // all-zero bytes are 0 / 0.0f / false
   return StatusCode::kOk;
 }

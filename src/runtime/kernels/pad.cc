@@ -34,8 +34,7 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   TensorView in, paddings, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &paddings));
-  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  RT_RETURN_IF_ERROR(RequireNumericType(ctx, in.type));
+  RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));  // the type is checked in Eval, as TFLM does
   if (in.rank > kDims || in.rank != out.rank) {
     return ctx.Fail(StatusCode::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)",
                     in.rank, out.rank);
@@ -110,6 +109,10 @@ StatusCode Eval(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
+  if (in.type != TensorType::FLOAT32 && in.type != TensorType::INT8 && in.type != TensorType::INT16 &&
+      in.type != TensorType::INT32) {
+    return ctx.Fail(StatusCode::kUnsupported, "Type %s not currently supported by Pad.", TypeName(in.type));
+  }
   const auto* d = static_cast<const PadData*>(ctx.op_data());
   const uint8_t* value = d->default_value;
   TensorView cv;

@@ -1,4 +1,5 @@
-// MEAN, SUM and REDUCE_MAX over the axes given by a constant int32 tensor, bit-exact with TFLM
+// MEAN, SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_ALL over the axes given by a constant int32
+// tensor, bit-exact with TFLM
 // (reference/reduce.h, micro/kernels/reduce_common.cc). Input elements are visited in row-major
 // order and folded into the output element they reduce to (so float sums have TFLM's order):
 //   MEAN float:  sum / float(count); TFLM's 4-D axes {1, 2} keep_dims special case adds the same
@@ -10,13 +11,17 @@
 //                or special-cased 4-D axes {1, 2}; the golden outputs of tflm_mobilenet_v2_pt_int8
 //                only match this one);
 //   SUM:         the same without 1 / count (float adds in input order);
-//   REDUCE_MAX:  float / int8 / int16 (integers need identical in/out quantization).
+//   REDUCE_MAX / REDUCE_MIN: float32 / int8 (int8 needs identical in/out quantization);
+//   REDUCE_ALL:  bool (logical and; an empty reduction gives true).
+// As on TFLM, types a kernel cannot run (and REDUCE_MAX/MIN's mismatched int8 quantization) pass
+// Prepare and fail at eval.
 // Scratch requests match TFLM's exactly (they appear in its memory plans): int8/int16 MEAN/SUM ask
 // for an int32 sum per output element, then every variant asks for rank x int (index) and
 // num_axis x int (resolved axes). O(input elements) time.
 #include <limits>
 
 #include "runtime/kernels/conv_util.h"
+#include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
 
@@ -24,7 +29,9 @@ namespace arenaplan::rt {
 
 namespace {
 
-enum class ReduceKind : uint8_t { kMean, kSum, kMax };
+enum class ReduceKind : uint8_t { kMean, kSum, kMax, kMin, kAll };
+
+bool IsMinMax(ReduceKind k) { return k == ReduceKind::kMax || k == ReduceKind::kMin; }
 
 struct ReduceData {
   ReduceKind kind;
@@ -53,8 +60,6 @@ StatusCode PrepareKind(KernelContext& ctx, ReduceKind kind) {
     return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
                     TypeName(out.type));
   }
-  const bool ok = in.type == TensorType::FLOAT32 || in.type == TensorType::INT8 || in.type == TensorType::INT16;
-  if (!ok) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   if (!HasShape(in, -1) || !HasShape(out, -1) || in.rank > kMaxRank) {
     return ctx.Fail(StatusCode::kInvalidModel, "input must have rank <= %d and data", kMaxRank);
   }
@@ -86,17 +91,15 @@ StatusCode PrepareKind(KernelContext& ctx, ReduceKind kind) {
   d->same_quantization = in.zero_point == out.zero_point && in.scale == out.scale;
   d->multiplier = 0;
   d->shift = 0;
-  if (in.type != TensorType::FLOAT32) {
+  const bool quantized = in.type == TensorType::INT8 || (in.type == TensorType::INT16 && !IsMinMax(kind));
+  if (quantized && kind != ReduceKind::kAll) {
     if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) {
       return ctx.Fail(StatusCode::kInvalidModel, "quantized input and output need positive scales");
-    }
-    if (kind == ReduceKind::kMax && !d->same_quantization) {
-      return ctx.Fail(StatusCode::kUnsupported, "REDUCE_MAX needs the same input and output quantization");
     }
     int shift = 0;
     QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->multiplier, &shift);
     d->shift = shift;
-    if (kind != ReduceKind::kMax) {
+    if (!IsMinMax(kind)) {
       RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(ElementCount(out)) * 4u, &d->sum_scratch));
     }
   }
@@ -109,6 +112,8 @@ StatusCode PrepareKind(KernelContext& ctx, ReduceKind kind) {
 StatusCode PrepareMean(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMean); }
 StatusCode PrepareSum(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kSum); }
 StatusCode PrepareMax(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMax); }
+StatusCode PrepareMin(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kMin); }
+StatusCode PrepareAll(KernelContext& ctx) { return PrepareKind(ctx, ReduceKind::kAll); }
 
 // Walks the input in row-major order: f(input_offset, output_offset). `index` holds rank entries,
 // `axes` the deduplicated, non-negative reduced axes. The output offset is kept incrementally with
@@ -174,13 +179,49 @@ void QuantizedMeanOrSum(const ReduceData& d, const TensorView& in, const TensorV
   }
 }
 
-template <typename T>
-void ReduceMax(const TensorView& in, const TensorView& out, const int32_t* axes, int32_t num_axes, int32_t* index) {
+// ReduceGeneric: the output starts at init, then folds each input element in with f.
+template <typename T, typename F>
+void ReduceGeneric(const TensorView& in, const TensorView& out, const int32_t* axes, int32_t num_axes, int32_t* index,
+                   T init, F f) {
   const T* x = in.As<T>();
   T* y = out.As<T>();
   const int64_t n_out = ElementCount(out);
-  for (int64_t i = 0; i < n_out; ++i) y[i] = std::numeric_limits<T>::lowest();
-  ForEachReduced(in, axes, num_axes, index, [&](int32_t i, int32_t o) { y[o] = x[i] > y[o] ? x[i] : y[o]; });
+  for (int64_t i = 0; i < n_out; ++i) y[i] = init;
+  ForEachReduced(in, axes, num_axes, index, [&](int32_t i, int32_t o) { y[o] = f(y[o], x[i]); });
+}
+
+template <typename T>
+void ReduceMinMax(ReduceKind kind, const TensorView& in, const TensorView& out, const int32_t* axes, int32_t num_axes,
+                  int32_t* index) {
+  if (kind == ReduceKind::kMax) {
+    ReduceGeneric<T>(in, out, axes, num_axes, index, std::numeric_limits<T>::lowest(),
+                     [](T current, T v) { return v > current ? v : current; });
+  } else {
+    ReduceGeneric<T>(in, out, axes, num_axes, index, std::numeric_limits<T>::max(),
+                     [](T current, T v) { return v < current ? v : current; });
+  }
+}
+
+// The eval-time type checks TFLM makes (its Prepare accepts any type).
+StatusCode CheckEvalTypes(KernelContext& ctx, const ReduceData& d, const TensorView& in) {
+  const TensorType t = in.type;
+  if (d.kind == ReduceKind::kAll) {
+    return t == TensorType::BOOL ? StatusCode::kOk : ctx.Fail(StatusCode::kUnsupported, "REDUCE_ALL supports bool only, got %s", TypeName(t));
+  }
+  if (IsMinMax(d.kind)) {
+    if (t != TensorType::FLOAT32 && t != TensorType::INT8) {
+      return ctx.Fail(StatusCode::kUnsupported, "Only float32 and int8 types are supported.");
+    }
+    if (t == TensorType::INT8 && !d.same_quantization) {
+      return ctx.Fail(StatusCode::kUnsupported, "int8 input and output quantization must be identical");
+    }
+    return StatusCode::kOk;
+  }
+  if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16) {
+    return ctx.Fail(StatusCode::kUnsupported, d.kind == ReduceKind::kSum ? "Only float32, int8, and int16 types are supported."
+                                                                     : "Currently, only float32, int8 or int16 input type is supported.");
+  }
+  return StatusCode::kOk;
 }
 
 StatusCode Eval(KernelContext& ctx) {
@@ -189,6 +230,7 @@ StatusCode Eval(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &axis));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   const auto& d = *static_cast<const ReduceData*>(ctx.op_data());
+  RT_RETURN_IF_ERROR(CheckEvalTypes(ctx, d, in));
   auto* index = static_cast<int32_t*>(ctx.GetScratch(d.index_scratch));
   auto* axes = static_cast<int32_t*>(ctx.GetScratch(d.axis_scratch));
   if ((index == nullptr && in.rank > 0) || (axes == nullptr && d.num_axis > 0)) {
@@ -206,14 +248,16 @@ StatusCode Eval(KernelContext& ctx) {
   int64_t count = 1;
   for (int32_t k = 0; k < num_axes; ++k) count *= in.dims[axes[k]];
   const int64_t n_out = ElementCount(out);
-  if (d.kind == ReduceKind::kMax) {
+  if (IsMinMax(d.kind)) {
     if (in.type == TensorType::FLOAT32) {
-      ReduceMax<float>(in, out, axes, num_axes, index);
-    } else if (in.type == TensorType::INT8) {
-      ReduceMax<int8_t>(in, out, axes, num_axes, index);
+      ReduceMinMax<float>(d.kind, in, out, axes, num_axes, index);
     } else {
-      ReduceMax<int16_t>(in, out, axes, num_axes, index);
+      ReduceMinMax<int8_t>(d.kind, in, out, axes, num_axes, index);
     }
+    return StatusCode::kOk;
+  }
+  if (d.kind == ReduceKind::kAll) {
+    ReduceGeneric<uint8_t>(in, out, axes, num_axes, index, 1, [](uint8_t c, uint8_t v) -> uint8_t { return c != 0 && v != 0; });
     return StatusCode::kOk;
   }
   if (in.type == TensorType::FLOAT32) {
@@ -241,6 +285,9 @@ const KernelRegistration kSum{"SUM", &PrepareSum, &Eval};
 const KernelRegistration kReduceMax{"REDUCE_MAX", &PrepareMax, &Eval};
 
 }  // namespace
+
+RT_REGISTER_KERNEL(REDUCE_ALL, &PrepareAll, &Eval)
+RT_REGISTER_KERNEL(REDUCE_MIN, &PrepareMin, &Eval)
 
 const KernelRegistration* Register_MEAN() { return &kMean; }
 const KernelRegistration* Register_REDUCE_MAX() { return &kReduceMax; }

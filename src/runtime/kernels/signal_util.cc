@@ -7,8 +7,8 @@ namespace arenaplan::rt {
 namespace {
 
 // FlexBuffers type codes used here.
-constexpr uint32_t kFlexInt = 1, kFlexUInt = 2, kFlexIndirectInt = 6, kFlexIndirectUInt = 7,
-                   kFlexMap = 9, kFlexBool = 26;
+constexpr uint32_t kFlexInt = 1, kFlexUInt = 2, kFlexFloat = 3, kFlexIndirectInt = 6, kFlexIndirectUInt = 7,
+                   kFlexIndirectFloat = 8, kFlexMap = 9, kFlexBool = 26;
 
 bool ReadUInt(const uint8_t* buf, size_t size, size_t pos, uint32_t width, uint64_t* out) {
   if (width != 1 && width != 2 && width != 4 && width != 8) return false;
@@ -68,7 +68,10 @@ bool FlexParseMap(const uint8_t* buf, size_t size, FlexMap* out) {
   return true;
 }
 
-bool FlexGetInt(const FlexMap& m, const char* key, int64_t* value) {
+namespace {
+
+// The value slot of `key`: its position, packed type byte and raw bits. False when absent.
+bool FindValue(const FlexMap& m, const char* key, size_t* vpos, uint8_t* packed, uint64_t* raw) {
   const size_t key_len = std::strlen(key);
   for (uint32_t i = 0; i < m.count; ++i) {
     const size_t kpos = m.keys + static_cast<size_t>(i) * m.key_width;
@@ -79,28 +82,77 @@ bool FlexGetInt(const FlexMap& m, const char* key, int64_t* value) {
         m.buf[str + key_len] != 0) {
       continue;
     }
-    const size_t vpos = m.values + static_cast<size_t>(i) * m.width;
-    const uint8_t packed = m.buf[m.values + static_cast<size_t>(m.count) * m.width + i];
-    const uint32_t type = packed >> 2;
-    uint64_t raw = 0;
-    if (!ReadUInt(m.buf, m.size, vpos, m.width, &raw)) return false;
-    switch (type) {
-      case kFlexInt: *value = SignExtend(raw, m.width); return true;
-      case kFlexUInt:
-      case kFlexBool: *value = static_cast<int64_t>(raw); return true;
-      case kFlexIndirectInt:
-      case kFlexIndirectUInt: {
-        size_t target = 0;
-        const uint32_t cw = 1u << (packed & 3u);
-        uint64_t v = 0;
-        if (!Back(vpos, raw, &target) || !ReadUInt(m.buf, m.size, target, cw, &v)) return false;
-        *value = type == kFlexIndirectInt ? SignExtend(v, cw) : static_cast<int64_t>(v);
-        return true;
-      }
-      default: return false;
-    }
+    *vpos = m.values + static_cast<size_t>(i) * m.width;
+    *packed = m.buf[m.values + static_cast<size_t>(m.count) * m.width + i];
+    return ReadUInt(m.buf, m.size, *vpos, m.width, raw);
   }
   return false;
+}
+
+// An indirect scalar's bits (its own byte width from the packed type).
+bool ReadIndirect(const FlexMap& m, size_t vpos, uint8_t packed, uint64_t raw, uint64_t* v, uint32_t* width) {
+  size_t target = 0;
+  *width = 1u << (packed & 3u);
+  return Back(vpos, raw, &target) && ReadUInt(m.buf, m.size, target, *width, v);
+}
+
+float BitsToFloat(uint64_t bits, uint32_t width) {
+  if (width == 8) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return static_cast<float>(d);
+  }
+  const uint32_t b = static_cast<uint32_t>(bits);
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+}  // namespace
+
+bool FlexGetInt(const FlexMap& m, const char* key, int64_t* value) {
+  size_t vpos = 0;
+  uint8_t packed = 0;
+  uint64_t raw = 0;
+  if (!FindValue(m, key, &vpos, &packed, &raw)) return false;
+  const uint32_t type = packed >> 2;
+  switch (type) {
+    case kFlexInt: *value = SignExtend(raw, m.width); return true;
+    case kFlexUInt:
+    case kFlexBool: *value = static_cast<int64_t>(raw); return true;
+    case kFlexIndirectInt:
+    case kFlexIndirectUInt: {
+      uint64_t v = 0;
+      uint32_t cw = 0;
+      if (!ReadIndirect(m, vpos, packed, raw, &v, &cw)) return false;
+      *value = type == kFlexIndirectInt ? SignExtend(v, cw) : static_cast<int64_t>(v);
+      return true;
+    }
+    default: return false;
+  }
+}
+
+bool FlexGetFloat(const FlexMap& m, const char* key, float* value) {
+  size_t vpos = 0;
+  uint8_t packed = 0;
+  uint64_t raw = 0;
+  if (!FindValue(m, key, &vpos, &packed, &raw)) return false;
+  const uint32_t type = packed >> 2;
+  if (type == kFlexFloat) {
+    *value = BitsToFloat(raw, m.width);
+    return true;
+  }
+  if (type == kFlexIndirectFloat) {
+    uint64_t v = 0;
+    uint32_t cw = 0;
+    if (!ReadIndirect(m, vpos, packed, raw, &v, &cw)) return false;
+    *value = BitsToFloat(v, cw);
+    return true;
+  }
+  int64_t i = 0;
+  if (!FlexGetInt(m, key, &i)) return false;
+  *value = static_cast<float>(i);  // flexbuffers' AsFloat of an integer
+  return true;
 }
 
 StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) {
@@ -118,6 +170,60 @@ StatusCode SignalOptionInt(KernelContext& ctx, const char* key, int32_t* value) 
     return ctx.Fail(StatusCode::kInvalidModel, "custom option '%s' out of int32 range", key);
   }
   *value = static_cast<int32_t>(v);
+  return StatusCode::kOk;
+}
+
+bool Int16Fifo::Write(const int16_t* values, uint32_t n) {
+  if (n > capacity - size) return false;
+  for (uint32_t k = 0; k < n; ++k) data[(read + size + k) % capacity] = values[k];
+  size += n;
+  return true;
+}
+
+bool Int16Fifo::WriteZeros(uint32_t n) {
+  if (n > capacity - size) return false;
+  for (uint32_t k = 0; k < n; ++k) data[(read + size + k) % capacity] = 0;
+  size += n;
+  return true;
+}
+
+bool Int16Fifo::Get(uint32_t n, int16_t* out) const {
+  if (n > size) return false;
+  for (uint32_t k = 0; k < n; ++k) out[k] = data[(read + k) % capacity];
+  return true;
+}
+
+bool Int16Fifo::Discard(uint32_t n) {
+  if (n > size) return false;
+  read = (read + n) % capacity;
+  size -= n;
+  return true;
+}
+
+bool Int16Fifo::Extend(uint32_t count, uint32_t times) {
+  if (count > size || (times > 0 && count > 0 && static_cast<uint64_t>(count) * times > capacity - size)) return false;
+  for (uint32_t t = 0; t < times; ++t) {
+    const uint32_t start = read + size - count;
+    for (uint32_t k = 0; k < count; ++k) data[(read + size + k) % capacity] = data[(start + k) % capacity];
+    size += count;
+  }
+  return true;
+}
+
+StatusCode AllocateFifos(KernelContext& ctx, uint32_t rows, uint32_t capacity, Int16Fifo** fifos) {
+  *fifos = nullptr;
+  if (rows == 0) return StatusCode::kOk;  // an empty input keeps no state
+  if (capacity == 0 || rows > (1u << 16) || capacity > (1u << 24)) {
+    return ctx.Fail(StatusCode::kInvalidModel, "%u rows of %u samples of state are out of range", rows, capacity);
+  }
+  void* table = nullptr;
+  RT_RETURN_IF_ERROR(ctx.AllocatePersistent(rows * static_cast<uint32_t>(sizeof(Int16Fifo)), &table));
+  *fifos = static_cast<Int16Fifo*>(table);
+  for (uint32_t r = 0; r < rows; ++r) {
+    void* mem = nullptr;
+    RT_RETURN_IF_ERROR(ctx.AllocatePersistent(capacity * 2u, &mem));
+    (*fifos)[r] = Int16Fifo{static_cast<int16_t*>(mem), capacity, 0, 0};
+  }
   return StatusCode::kOk;
 }
 

@@ -43,8 +43,8 @@ StatusCode Prepare(KernelContext& ctx) {
     if (in.type == TensorType::INT8) bias_ok = bias.type == TensorType::INT32;
     if (in.type == TensorType::INT16) bias_ok = bias.type == TensorType::INT64 || bias.type == TensorType::INT16;
     if (!bias_ok) return ctx.Fail(StatusCode::kUnsupported, "bias type %s not supported", TypeName(bias.type));
-    if (!HasShape(bias, -1) || ElementCount(bias) != channels || bias.data == nullptr) {
-      return ctx.Fail(StatusCode::kInvalidModel, "bias must be constant with %d elements", channels);
+    if (!HasShape(bias, -1) || ElementCount(bias) != channels) {  // computed at run time is fine, as on TFLM
+      return ctx.Fail(StatusCode::kInvalidModel, "bias must have %d elements", channels);
     }
   }
   const auto* o = Options<tfl::TransposeConvOptions>(ctx);

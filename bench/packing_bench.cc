@@ -1,0 +1,131 @@
+// The exact planner on seeded zero-slack packings (plan/packing_problem.h): perfect packings of the
+// 2^20 x 2^20 square cut by guillotine and pinwheel cuts, packings with 2 % of the area removed,
+// and packings made infeasible by a gadget although the lower bound equals the capacity. Decision
+// at capacity 2^20 (as MiniMalloc's benchmark), one row per instance: size, cut mix, answer, time,
+// nodes. Every plan is checked by VerifyPlan; a feasible instance must fit and a gadget instance
+// must come out infeasible (proven), else the row says WRONG.
+//
+// Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--only=perfect|slack|gadget]
+//                      [--sizes=150,250,...] [--planner=optimal|best] [--write=DIR]
+// --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "plan/best.h"
+#include "plan/csv.h"
+#include "plan/lower_bound.h"
+#include "plan/optimal.h"
+#include "plan/packing_problem.h"
+#include "plan/verify.h"
+
+namespace {
+
+using namespace arenaplan::plan;  // NOLINT: bench-local
+
+struct Config {
+  PackingVariant variant;
+  size_t buffers;
+  double pinwheel_share;
+};
+
+std::vector<Config> DefaultConfigs(const std::vector<size_t>& sizes) {
+  std::vector<Config> out;
+  for (size_t n : sizes) {
+    for (double share : {0.0, 0.1, 0.5}) out.push_back({PackingVariant::kPerfect, n, share});
+  }
+  for (size_t n : sizes) out.push_back({PackingVariant::kSlack, n, 0.2});
+  for (size_t n : sizes) out.push_back({PackingVariant::kGadget, n, 0.2});
+  return out;
+}
+
+std::vector<size_t> ParseSizes(const std::string& s) {
+  std::vector<size_t> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(std::stoul(item));
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double limit = 20;
+  int seeds = 1;
+  std::string only, planner = "optimal", write_dir;
+  std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--limit=", 0) == 0) limit = std::stod(a.substr(8));
+    else if (a.rfind("--seeds=", 0) == 0) seeds = std::stoi(a.substr(8));
+    else if (a.rfind("--only=", 0) == 0) only = a.substr(7);
+    else if (a.rfind("--sizes=", 0) == 0) sizes = ParseSizes(a.substr(8));
+    else if (a.rfind("--planner=", 0) == 0) planner = a.substr(10);
+    else if (a.rfind("--write=", 0) == 0) write_dir = a.substr(8);
+    else {
+      std::fprintf(stderr, "packing_bench: unknown argument %s\n", a.c_str());
+      return 2;
+    }
+  }
+  std::printf("%-22s %-8s %7s %6s %5s %5s %9s %-11s %-10s %8s %12s %s\n", "instance", "variant", "buffers",
+              "pin%", "guil", "pin", "LB", "expected", "answer", "time_s", "nodes", "check");
+  int wrong = 0, solved = 0, total = 0;
+  double sum_time = 0;
+  for (const Config& c : DefaultConfigs(sizes)) {
+    if (!only.empty() && only != PackingVariantName(c.variant)) continue;
+    for (int s = 0; s < seeds; ++s) {
+      PackingOptions o;
+      o.variant = c.variant;
+      o.buffers = c.buffers;
+      o.pinwheel_share = c.pinwheel_share;
+      o.seed = 1000003ull * c.buffers + 101ull * static_cast<uint64_t>(c.pinwheel_share * 100) +
+               7ull * static_cast<uint64_t>(c.variant) + static_cast<uint64_t>(s);
+      const PackingInstance inst = MakePackingProblem(o);
+      char name[64];
+      std::snprintf(name, sizeof name, "%s-%zu-p%02d-s%d", PackingVariantName(c.variant), c.buffers,
+                    static_cast<int>(c.pinwheel_share * 100), s);
+      if (!write_dir.empty()) {
+        std::vector<std::string> ids;
+        for (size_t i = 0; i < inst.problem.buffers.size(); ++i) ids.push_back(std::to_string(i));
+        Plan none;
+        none.offsets.assign(inst.problem.buffers.size(), kUnfixed);
+        std::string csv = WriteCsv(ids, inst.problem, none);
+        std::ofstream(write_dir + "/" + name + ".csv") << csv;
+      }
+      PlannerOptions po;
+      po.time_limit_seconds = limit;
+      po.minimize = false;
+      const auto t0 = std::chrono::steady_clock::now();
+      auto r = planner == "best" ? PlanBest(inst.problem, po) : PlanOptimal(inst.problem, po);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::string answer = r.ok() ? PlanStatusName(r->status) : "timeout";
+      bool ok;
+      if (!r.ok()) {
+        ok = false;
+      } else if (r->status == PlanStatus::kInfeasible) {
+        ok = !inst.feasible;
+      } else {
+        ok = inst.feasible && VerifyPlan(inst.problem, r->plan).ok();
+      }
+      const bool answered = r.ok();
+      std::string check = ok ? "ok" : answered ? "WRONG" : "no answer";
+      wrong += answered && !ok;
+      solved += ok;
+      ++total;
+      sum_time += took;
+      std::printf("%-22s %-8s %7zu %6.0f %5d %5d %9lld %-11s %-10s %8.3f %12lld %s\n", name,
+                  PackingVariantName(c.variant), inst.problem.buffers.size(), c.pinwheel_share * 100,
+                  inst.guillotine_cuts, inst.pinwheel_cuts, static_cast<long long>(LiveBytesLowerBound(inst.problem)),
+                  inst.feasible ? "fits" : "infeasible", answer.c_str(), took,
+                  static_cast<long long>(r.ok() ? r->nodes : 0), check.c_str());
+      std::fflush(stdout);
+    }
+  }
+  std::printf("solved %d of %d within %.0f s each (%.1f s in total), wrong answers: %d\n", solved, total, limit,
+              sum_time, wrong);
+  return wrong > 0 ? 1 : 0;
+}

@@ -1,0 +1,62 @@
+#include "graph/analysis.h"
+
+#include <algorithm>
+
+#include "graph/spatial_op.h"
+#include "lifetime/lifetimes.h"
+
+namespace arenaplan::graph {
+
+uint64_t GraphMacs(const model::Graph& g) {
+  uint64_t total = 0;
+  for (const auto& sg : g.subgraphs) {
+    for (const auto& op : sg->operators) total += OpMacs(g, *sg, *op);
+  }
+  return total;
+}
+
+Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph& g) {
+  lifetime::Options options;
+  options.use_offline_plan = false;  // where the bytes are, not where a plan put them
+  auto lifetimes = lifetime::ComputeLifetimes(view, options);
+  if (!lifetimes.ok()) return lifetimes.status();
+  MemoryProfile p;
+  p.macs = GraphMacs(g);
+  if (!g.subgraphs.empty()) {
+    for (const auto& op : g.subgraphs[0]->operators) p.op_macs.push_back(OpMacs(g, *g.subgraphs[0], *op));
+  }
+  // Difference array over steps: +size at first, -size after last.
+  const int64_t steps = lifetimes->steps;
+  std::vector<int64_t> delta(static_cast<size_t>(steps) + 2, 0);
+  for (const auto& b : lifetimes->buffers) {
+    if (b.first < 0 || b.last < b.first) continue;
+    delta[static_cast<size_t>(b.first)] += static_cast<int64_t>(b.size);
+    delta[static_cast<size_t>(b.last) + 1] -= static_cast<int64_t>(b.size);
+  }
+  int64_t live = 0;
+  for (int64_t t = 0; t <= steps; ++t) {
+    live += delta[static_cast<size_t>(t)];
+    p.live_bytes.push_back(static_cast<uint64_t>(live));
+    if (static_cast<uint64_t>(live) > p.peak_bytes) {
+      p.peak_bytes = static_cast<uint64_t>(live);
+      p.peak_step = t;
+    }
+  }
+  for (const auto& b : lifetimes->buffers) {
+    if (b.first <= p.peak_step && p.peak_step <= b.last) p.alive_at_peak.push_back({b.name, b.size, b.first, b.last});
+  }
+  std::stable_sort(p.alive_at_peak.begin(), p.alive_at_peak.end(),
+                   [](const AliveBuffer& a, const AliveBuffer& b) { return a.bytes > b.bytes; });
+  const auto& ops = view.subgraphs.empty() ? std::vector<model::Operator>{} : view.subgraphs[0].operators;
+  if (p.peak_step == 0) {
+    p.peak_op = "inputs";
+  } else if (static_cast<size_t>(p.peak_step) <= ops.size()) {
+    const auto& op = ops[static_cast<size_t>(p.peak_step - 1)];
+    p.peak_op = "op " + std::to_string(p.peak_step - 1) + " (" + view.code_of(op).name + ")";
+  } else {
+    p.peak_op = "step " + std::to_string(p.peak_step);
+  }
+  return p;
+}
+
+}  // namespace arenaplan::graph

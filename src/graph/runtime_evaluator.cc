@@ -1,0 +1,35 @@
+#include "graph/runtime_evaluator.h"
+
+#include <memory>
+
+#include "runtime/interpreter.h"
+#include "runtime/op_resolver.h"
+
+namespace arenaplan::graph {
+
+Evaluator RuntimeEvaluator() {
+  return [](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
+    rt::InterpreterOptions opts;
+    opts.planner = rt::PlannerKind::kTflmOrderBestFit;
+    for (size_t arena_bytes = size_t{16} << 20;; arena_bytes *= 4) {
+      std::vector<uint8_t> storage(arena_bytes + 16);
+      uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena, arena_bytes, opts);
+      const rt::StatusCode s = interp.AllocateTensors();
+      if (s == rt::StatusCode::kOk) {
+        const rt::MemoryRecord& m = interp.memory_record();
+        return Figures{m.head_bytes, m.tail_bytes, uint64_t{m.head_bytes} + m.tail_bytes, m.min_arena_bytes};
+      }
+      if (s != rt::StatusCode::kArenaFull || arena_bytes >= (size_t{1} << 30)) {
+        return Unsupported(std::string("the runtime cannot run it: ") + interp.error_message());
+      }
+    }
+  };
+}
+
+Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options) {
+  return Optimize(bytes, options, RuntimeEvaluator(),
+                         [](const std::vector<uint8_t>& b) -> Result<std::vector<uint8_t>> { return b; });
+}
+
+}  // namespace arenaplan::graph

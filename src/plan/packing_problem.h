@@ -1,0 +1,57 @@
+// Seeded zero-slack packing problems: the hardest kind of instance for an exact planner, where the
+// capacity equals the live-bytes lower bound and the packing has to be perfect.
+//
+// Construction: a square of side 2^20 (time x address) on a grid of 1024 is cut recursively into
+// rectangles until `buffers` pieces exist; each piece becomes a buffer (lifetime = its time extent,
+// size = its address extent), and the buffers are shuffled. A cut is either a guillotine cut (one
+// straight line across a piece, in time or in address) or, with probability `pinwheel_share` when
+// the piece is at least 3 x 3 cells, a pinwheel: four pieces wound round a centre piece, which no
+// straight line separates. The piece to cut is drawn with probability proportional to its area.
+//   kPerfect: the square itself; capacity 2^20 = the lower bound; feasible.
+//   kSlack:   then random pieces removed until `slack` of the area is free; capacity 2^20; feasible.
+//   kGadget:  the square's top cut is a pinwheel whose centre (a time window W times an address band
+//             of height g) holds a small random pattern of buffers with constant live bytes g on W
+//             that is proven by exhaustive search not to fit in g; no later cut crosses W in time
+//             outside the centre, so every other buffer alive in W is alive throughout W. Live bytes
+//             are 2^20 at every step (lower bound = capacity), yet nothing fits: during W the buffers
+//             alive throughout W sit still, and squeezing out the addresses they take turns any plan
+//             into a plan of the pattern within g.
+// Cost O(buffers^2) (area-weighted draws); the gadget search is bounded and deterministic per seed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/problem.h"
+
+namespace arenaplan::plan {
+
+enum class PackingVariant { kPerfect, kSlack, kGadget };
+const char* PackingVariantName(PackingVariant variant);
+
+struct PackingOptions {
+  size_t buffers = 300;         // pieces cut (kSlack: before removal); >= 1 (kGadget: >= 32)
+  double pinwheel_share = 0.2;  // probability that a cut is a pinwheel (if the piece allows one)
+  PackingVariant variant = PackingVariant::kPerfect;
+  double slack = 0.02;          // kSlack: share of the square's area removed
+  uint64_t seed = 0;
+};
+
+struct PackingInstance {
+  Problem problem;              // capacity = 2^20
+  bool feasible = true;         // by construction (kGadget: false)
+  std::vector<Offset> packing;  // feasible: the construction's plan, within the capacity
+  int guillotine_cuts = 0;
+  int pinwheel_cuts = 0;
+  // kGadget: the window's steps [first, last] and the pattern's buffer indices (for tests).
+  Step window_first = 0, window_last = 0;
+  std::vector<size_t> gadget;
+};
+
+inline constexpr Bytes kPackingSide = Bytes{1} << 20;
+inline constexpr Bytes kPackingGrid = 1024;
+
+PackingInstance MakePackingProblem(const PackingOptions& options);
+
+}  // namespace arenaplan::plan

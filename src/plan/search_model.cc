@@ -1,0 +1,48 @@
+#include "plan/search_model.h"
+
+#include <algorithm>
+
+namespace arenaplan::plan::optimal_internal {
+
+const char* OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kFound: return "found";
+    case Outcome::kNotFound: return "not-found";
+    case Outcome::kBudget: return "budget";
+    case Outcome::kTimeout: return "timeout";
+    case Outcome::kCancelled: return "cancelled";
+  }
+  return "?";
+}
+
+Sections BuildSections(const std::vector<Buffer>& buffers) {
+  Sections s;
+  const size_t n = buffers.size();
+  s.points.reserve(2 * n);
+  for (const Buffer& b : buffers) {
+    s.points.push_back(b.first);
+    s.points.push_back(b.last + 1);
+  }
+  std::sort(s.points.begin(), s.points.end());
+  s.points.erase(std::unique(s.points.begin(), s.points.end()), s.points.end());
+  s.num_sections = s.points.empty() ? 0 : static_cast<int>(s.points.size()) - 1;
+  s.span_begin.resize(n);
+  s.span_end.resize(n);
+  s.online_load.assign(s.num_sections, 0);
+  auto index = [&](Step t) {
+    return static_cast<int>(std::lower_bound(s.points.begin(), s.points.end(), t) - s.points.begin());
+  };
+  std::vector<Bytes> delta(s.num_sections + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    s.span_begin[i] = index(buffers[i].first);
+    s.span_end[i] = index(buffers[i].last + 1);
+    if (buffers[i].fixed()) continue;
+    delta[s.span_begin[i]] += buffers[i].size;
+    delta[s.span_end[i]] -= buffers[i].size;
+  }
+  Bytes live = 0;
+  for (int k = 0; k < s.num_sections; ++k) s.online_load[k] = live += delta[k];
+  return s;
+}
+
+}  // namespace arenaplan::plan::optimal_internal

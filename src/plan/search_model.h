@@ -1,0 +1,74 @@
+// The shared vocabulary of the exact search's parts (optimal_search, skyline_search, window_bound):
+// how a search ends, the limits it runs under, and the section model of a set of buffers.
+// Internal to the optimal planner, not a stable interface.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <vector>
+
+#include "plan/problem.h"
+
+namespace arenaplan::plan::optimal_internal {
+
+enum class Outcome {
+  kFound,     // a placement within the capacity (offsets filled)
+  kNotFound,  // proven: nothing fits within the capacity (the search was complete)
+  kBudget,    // node budget spent (one restart), no answer
+  kTimeout,   // deadline passed, no answer
+  kCancelled, // cancel flag set, no answer
+};
+const char* OutcomeName(Outcome outcome);
+
+// Called with the current run's node count about every kHeartbeatInterval while a search runs
+// (progress reports); may be null.
+using Heartbeat = std::function<void(int64_t run_nodes)>;
+inline constexpr auto kHeartbeatInterval = std::chrono::milliseconds(100);
+
+struct Limits {
+  std::chrono::steady_clock::time_point deadline;
+  const std::atomic<bool>* cancel = nullptr;
+  const Heartbeat* heartbeat = nullptr;
+};
+
+// Reads the clock and the cancel flag every 8 calls (a search node costs about a microsecond, the
+// clock ~25 ns): the deadline holds to well under a millisecond. Beats the heartbeat on time.
+class StopCheck {
+ public:
+  void Reset(const Limits& limits) {
+    limits_ = limits;
+    ticks_ = 0;
+    next_beat_ = std::chrono::steady_clock::now() + kHeartbeatInterval;
+  }
+  // kFound while the run may go on, else kTimeout or kCancelled. `nodes`: the run's so far.
+  Outcome Poll(int64_t nodes) {
+    if ((++ticks_ & 7) != 0) return Outcome::kFound;
+    if (limits_.cancel != nullptr && limits_.cancel->load(std::memory_order_relaxed)) return Outcome::kCancelled;
+    const auto now = std::chrono::steady_clock::now();
+    if (now >= limits_.deadline) return Outcome::kTimeout;
+    if (limits_.heartbeat != nullptr && now >= next_beat_) {
+      (*limits_.heartbeat)(nodes);
+      next_beat_ = now + kHeartbeatInterval;
+    }
+    return Outcome::kFound;
+  }
+
+ private:
+  Limits limits_;
+  uint64_t ticks_ = 0;
+  std::chrono::steady_clock::time_point next_beat_;
+};
+
+// Sections: the maximal time spans over which the set of live buffers does not change, numbered
+// 0..num_sections-1 in time order. A buffer lives in sections [span_begin, span_end).
+struct Sections {
+  int num_sections = 0;
+  std::vector<Step> points;             // section s is the steps [points[s], points[s + 1])
+  std::vector<int> span_begin, span_end;
+  std::vector<Bytes> online_load;       // per section: sizes of the online buffers live there
+};
+// O(n log n).
+Sections BuildSections(const std::vector<Buffer>& buffers);
+
+}  // namespace arenaplan::plan::optimal_internal

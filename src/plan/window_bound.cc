@@ -1,0 +1,91 @@
+#include "plan/window_bound.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "plan/optimal_search.h"
+
+namespace arenaplan::plan::optimal_internal {
+namespace {
+
+struct Window {
+  int a, e;  // sections [a, e)
+  size_t inside;
+};
+
+// Lists the closed windows with 2..max_inside buffers inside whose peak live bytes reach `height`.
+std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t max_inside) {
+  const int S = sec.num_sections;
+  const int n = static_cast<int>(sec.span_begin.size());
+  // Per boundary t: the earliest end and the latest start among buffers spanning sections t-1, t.
+  std::vector<int> min_end(S + 1, S), max_begin(S + 1, -1);
+  for (int i = 0; i < n; ++i) {
+    for (int t = sec.span_begin[i] + 1; t < sec.span_end[i]; ++t) {
+      min_end[t] = std::min(min_end[t], sec.span_end[i]);
+      max_begin[t] = std::max(max_begin[t], sec.span_begin[i]);
+    }
+  }
+  std::unordered_map<int64_t, int> exact;  // buffers per span (begin, end)
+  for (int i = 0; i < n; ++i) ++exact[int64_t{sec.span_begin[i]} * (S + 1) + sec.span_end[i]];
+  std::vector<Window> out;
+  std::vector<int> ends(S + 2);
+  for (int a = 0; a < S; ++a) {
+    // inside(e) = buffers with span in [a, e), minus those spanning exactly [a, e) (walls).
+    std::fill(ends.begin(), ends.end(), 0);
+    for (int i = 0; i < n; ++i) {
+      if (sec.span_begin[i] >= a) ++ends[sec.span_end[i]];
+    }
+    size_t inside = 0;
+    Bytes peak = 0;
+    for (int e = a + 1; e <= min_end[a] && e <= S; ++e) {
+      inside += ends[e];
+      peak = std::max(peak, sec.online_load[e - 1]);
+      const auto it = exact.find(int64_t{a} * (S + 1) + e);  // spanning exactly [a, e): walls
+      const size_t k = inside - (it == exact.end() ? 0 : static_cast<size_t>(it->second));
+      if (k > max_inside) break;  // k only grows with e
+      if (max_begin[e] > a || (a == 0 && e == S)) continue;
+      if (k >= 2 && peak >= height) out.push_back({a, e, k});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Window& x, const Window& y) { return x.inside < y.inside; });
+  return out;
+}
+
+}  // namespace
+
+WindowRefutation RefuteByWindows(const std::vector<Buffer>& buffers, Bytes height, const Limits& limits,
+                                 size_t max_inside) {
+  WindowRefutation result;
+  const Sections sec = BuildSections(buffers);
+  for (const Window& w : TightClosedWindows(sec, height, max_inside)) {
+    if (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) break;
+    if (std::chrono::steady_clock::now() >= limits.deadline) break;
+    std::vector<Buffer> inside;
+    Bytes walls = 0;
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      const int b = sec.span_begin[i], e = sec.span_end[i];
+      if (b <= w.a && e >= w.e) walls += buffers[i].size;
+      else if (b >= w.a && e <= w.e) inside.push_back(buffers[i]);
+    }
+    if (walls >= height) continue;
+    DecisionSearch search(inside);
+    std::vector<Offset> offsets;
+    // One window may not eat the time of the others.
+    const auto now = std::chrono::steady_clock::now();
+    Limits one = limits;
+    one.deadline = std::min(limits.deadline, now + std::max<std::chrono::steady_clock::duration>(
+                                                       std::chrono::milliseconds(1), (limits.deadline - now) / 20));
+    const Outcome r = search.Decide(height - walls, one, &offsets);
+    result.nodes += search.nodes();
+    if (r == Outcome::kNotFound) {
+      result.refuted = true;
+      result.first = sec.points[w.a];
+      result.last = sec.points[w.e] - 1;
+      result.inside = inside.size();
+      return result;
+    }
+  }
+  return result;
+}
+
+}  // namespace arenaplan::plan::optimal_internal

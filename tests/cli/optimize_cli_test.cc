@@ -1,0 +1,74 @@
+// `arenaplan optimize` end to end: a model it cannot improve is written back byte for byte (exit
+// 0, with the reason); a model it rewrites is accepted by plan, size and run, inspect shows what
+// changed; bad input and bad options give one-line errors and exit 2. The rewritten case uses
+// tflm_person_detect_int8 from ../shared.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+
+#include "cli/cli_testutil.h"
+#include "support/shared_dir.h"
+
+namespace arenaplan::testing {
+namespace {
+
+std::vector<uint8_t> Bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::vector<uint8_t>((std::istreambuf_iterator<char>(f)), {});
+}
+
+using OptimizeCliTest = DemoModelTest;
+
+TEST_F(OptimizeCliTest, NothingHelpsWritesTheModelUnchanged) {
+  // The demo model hands two tensors across every cut of its branchy prefix, and the runtime
+  // already plans it at its lower bound: nothing to gain for the runtime.
+  const std::string out = dir_ + "/opt.tflite";
+  CliRun r = RunCli({"optimize", demo_, "-o", out, "--for", "arenaplan"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(unchanged)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("left:    patches: no prefix helps"), std::string::npos) << r.out;
+  EXPECT_EQ(Bytes(out), Bytes(demo_));
+  // For stock TFLM the offline plan alone lowers the head (TFLM's greedy is above the bound).
+  r = RunCli({"optimize", demo_, "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("rewrote: offline plan"), std::string::npos) << r.out;
+}
+
+TEST_F(OptimizeCliTest, BadInputIsOneLineAndExitTwo) {
+  WriteText(dir_ + "/junk.tflite", "not a model at all, just some text");
+  CliRun r = RunCli({"optimize", dir_ + "/junk.tflite", "-o", dir_ + "/o.tflite"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("arenaplan optimize:"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--for", "tvm"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--for must be tflm or arenaplan"), std::string::npos) << r.err;
+  r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--max-extra-macs", "-3"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = RunCli({"optimize", dir_ + "/missing.tflite", "-o", dir_ + "/o.tflite"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(OptimizeCli, RewrittenModelWorksWithEveryCommand) {
+  REQUIRE_SHARED();
+  const std::string dir = TempDir();
+  const std::string in = *SharedDir() + "/models/tflm_person_detect_int8.tflite", out = dir + "/pd.tflite";
+  CliRun r = RunCli({"optimize", in, "-o", out, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"changed\": true"), std::string::npos) << r.out;
+  r = RunCli({"size", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli({"plan", out, "--planner", "best"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = RunCli({"inspect", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("optimized: patches: ops 0.."), std::string::npos) << r.out;
+  r = RunCli({"run", in, "--optimize"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("optimized:"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace arenaplan::testing

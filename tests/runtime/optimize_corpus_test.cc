@@ -1,0 +1,183 @@
+// Every corpus model with golden TFLM io files, optimized for stock TFLM and for arenaplan's
+// runtime (default options): where optimize changed the model, the rewritten model runs in the
+// runtime on the golden inputs and gives TFLM's golden outputs byte for byte (or, where the
+// original model's runtime outputs already differ from TFLM's in the last bit of a libm call, the
+// original model's runtime outputs), its smallest arena is below the input's, and unchanged
+// models are written back byte for byte. Each rewritten model is run once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "golden_testutil.h"
+#include "graph/edit.h"
+#include "lifetime/lifetimes.h"
+#include "plan/best_fit.h"
+#include "plan/verify.h"
+#include "graph/runtime_evaluator.h"
+#include "graph/tflm_evaluator.h"
+#include "support/shared_dir.h"
+
+namespace arenaplan::testing {
+namespace {
+
+constexpr size_t kArena = 64u << 20;
+
+using Tensors = std::vector<std::vector<uint8_t>>;
+
+Tensors RunWith(const std::vector<uint8_t>& bytes, const Tensors& inputs, std::string* error) {
+  auto run = MakeRun(bytes, kArena);
+  Tensors out;
+  if (run->interp->AllocateTensors() != rt::StatusCode::kOk) return *error = run->interp->error_message(), out;
+  for (uint32_t k = 0; k < run->interp->inputs_size(); ++k) {
+    const rt::TensorView in = run->interp->input(k);
+    if (k >= inputs.size() || inputs[k].size() != in.bytes) return *error = "input size differs", out;
+    std::memcpy(in.data, inputs[k].data(), in.bytes);
+  }
+  if (run->interp->Invoke() != rt::StatusCode::kOk) return *error = run->interp->error_message(), out;
+  for (uint32_t k = 0; k < run->interp->outputs_size(); ++k) {
+    const auto* p = static_cast<const uint8_t*>(run->interp->output(k).data);
+    out.emplace_back(p, p + run->interp->output(k).bytes);
+  }
+  return out;
+}
+
+Tensors GoldenInputs(const GoldenModel& m) {
+  Tensors in;
+  for (uint32_t k = 0; k < m.num_inputs; ++k) in.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
+  return in;
+}
+
+Tensors Outputs(const std::vector<uint8_t>& bytes, const GoldenModel& m, std::string* error) {
+  return RunWith(bytes, GoldenInputs(m), error);
+}
+
+// Op `i` of `g` alone as a model: its non-constant inputs in, its outputs out.
+std::vector<uint8_t> SingleOp(const model::Graph& g, size_t i) {
+  model::Graph one(g);
+  auto& sg = *one.subgraphs[0];
+  auto op = std::move(sg.operators[i]);
+  sg.operators.clear();
+  sg.inputs.clear();
+  for (int32_t t : op->inputs) {
+    if (t >= 0 && !graph::IsConstant(one, sg, t)) sg.inputs.push_back(t);
+  }
+  sg.outputs = op->outputs;
+  sg.operators.push_back(std::move(op));
+  one.signature_defs.clear();
+  one.metadata.clear();
+  graph::PruneUnused(one);
+  auto bytes = model::WriteGraph(one);
+  return bytes.ok() ? *bytes : std::vector<uint8_t>{};
+}
+
+// The rewritten model passes the reader's verifier, its lifetimes follow TFLM's rules like any
+// model's, and a plan around its offline offsets (if any) passes the plan verifier with no two
+// offline buffers sharing bytes while alive.
+void CheckPlans(const std::vector<uint8_t>& bytes) {
+  auto view = model::ReadModel(bytes.data(), bytes.size());
+  ASSERT_TRUE(view.ok()) << view.status().ToString();
+  auto lifetimes = lifetime::ComputeLifetimes(*view);
+  ASSERT_TRUE(lifetimes.ok()) << lifetimes.status().ToString();
+  const plan::Problem problem = lifetime::ToProblem(*lifetimes);
+  auto planned = plan::PlanBestFit(problem, plan::PlannerOptions());
+  ASSERT_TRUE(planned.ok()) << planned.status().ToString();
+  const plan::VerifyReport report = plan::VerifyPlan(problem, planned->plan);
+  EXPECT_TRUE(report.ok()) << report.errors[0].message;
+  EXPECT_TRUE(report.fixed_overlaps.empty());
+}
+
+void CheckChanged(const GoldenModel& m, const std::vector<uint8_t>& original, const graph::OptimizeResult& r) {
+  EXPECT_LT(r.after.min_arena, r.before.min_arena);
+  CheckPlans(r.bytes);
+  std::string error;
+  const auto got = Outputs(r.bytes, m, &error);
+  ASSERT_FALSE(got.empty()) << error;
+  std::vector<std::vector<uint8_t>> golden;
+  for (uint32_t k = 0; k < m.num_outputs; ++k) golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
+  if (got == golden) return;
+  const auto before = Outputs(original, m, &error);
+  ASSERT_NE(before, golden) << "the optimized model's outputs differ from TFLM's";
+  EXPECT_EQ(got, before) << "the optimized model's outputs differ from the original's";
+}
+
+TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
+  REQUIRE_SHARED();
+  auto target = tflm::FindTarget(tflm::kDefaultTarget);
+  ASSERT_TRUE(target.ok());
+  size_t changed[2] = {0, 0};
+  for (const auto& m : GoldenIoModels()) {
+    const auto bytes = ReadFileBytes(ModelPath(m));
+    for (int mode = 0; mode < 2; ++mode) {
+      SCOPED_TRACE(m.model + (mode == 0 ? " --for tflm" : " --for arenaplan"));
+      graph::OptimizeOptions o;
+      auto r = mode == 0 ? graph::Optimize(bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
+                         : graph::OptimizeForRuntime(bytes, o);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      if (!r->changed) {
+        EXPECT_EQ(r->bytes, bytes);
+        continue;
+      }
+      ++changed[mode];
+      CheckChanged(m, bytes, *r);
+    }
+  }
+  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan, outputs checked\n", changed[0], changed[1]);
+  EXPECT_GT(changed[0], 5u);
+  EXPECT_GT(changed[1], 5u);
+}
+
+// --int8-io: fed with what the model's own QUANTIZE makes of the golden input, the rewritten model
+// gives int8 outputs that the model's own DEQUANTIZE turns into TFLM's golden bytes.
+TEST(OptimizeCorpus, Int8IoModelsGiveGoldenOutputsThroughTheirOwnQuantizers) {
+  REQUIRE_SHARED();
+  auto target = tflm::FindTarget(tflm::kDefaultTarget);
+  ASSERT_TRUE(target.ok());
+  size_t checked = 0;
+  for (const auto& m : GoldenIoModels()) {
+    if (m.model.find('/') != std::string::npos || !m.ops.count("QUANTIZE")) continue;
+    SCOPED_TRACE(m.model);
+    const auto bytes = ReadFileBytes(ModelPath(m));
+    auto g = model::ReadGraph(bytes.data(), bytes.size());
+    ASSERT_TRUE(g.ok());
+    graph::OptimizeOptions o;
+    o.int8_io = true;
+    auto r = graph::Optimize(bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target));
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    const bool io_rewritten = std::any_of(r->rewrites.begin(), r->rewrites.end(),
+                                          [](const std::string& l) { return l.rfind("input ", 0) == 0 || l.rfind("output ", 0) == 0; });
+    if (!r->changed || !io_rewritten) continue;
+    const auto& sg = *(*g)->subgraphs[0];
+    Tensors inputs = GoldenInputs(m);
+    std::string error;
+    for (size_t k = 0; k < sg.inputs.size(); ++k) {
+      for (size_t i = 0; i < sg.operators.size(); ++i) {
+        if (graph::OpCode(**g, *sg.operators[i]) == tflo::BuiltinOperator::QUANTIZE && sg.operators[i]->inputs[0] == sg.inputs[k]) {
+          const auto q = RunWith(SingleOp(**g, i), {inputs[k]}, &error);
+          ASSERT_EQ(q.size(), 1u) << error;
+          inputs[k] = q[0];
+        }
+      }
+    }
+    Tensors got = RunWith(r->bytes, inputs, &error);
+    ASSERT_EQ(got.size(), sg.outputs.size()) << error;
+    for (size_t k = 0; k < sg.outputs.size(); ++k) {
+      for (size_t i = 0; i < sg.operators.size(); ++i) {
+        const auto& op = *sg.operators[i];
+        if (graph::OpCode(**g, op) == tflo::BuiltinOperator::DEQUANTIZE && op.outputs[0] == sg.outputs[k] &&
+            got[k].size() != ReadFileBytes(IoPath(m, "out" + std::to_string(k))).size()) {
+          const auto f = RunWith(SingleOp(**g, i), {got[k]}, &error);
+          ASSERT_EQ(f.size(), 1u) << error;
+          got[k] = f[0];
+        }
+      }
+      EXPECT_EQ(got[k], ReadFileBytes(IoPath(m, "out" + std::to_string(k)))) << "output " << k;
+    }
+    ++checked;
+  }
+  std::printf("int8 I/O: %zu models checked against TFLM through their own QUANTIZE / DEQUANTIZE\n", checked);
+  EXPECT_GE(checked, 3u);
+}
+
+}  // namespace
+}  // namespace arenaplan::testing
