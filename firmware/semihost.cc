@@ -16,6 +16,13 @@ uint32_t Call(uint32_t op, const void* arg) {
 
 void Write(const char* text) { Call(0x04, text); }
 
+bool CommandLine(char* buffer, unsigned size) {
+  if (size == 0) return false;
+  buffer[0] = '\0';
+  uint32_t block[2] = {reinterpret_cast<uint32_t>(buffer), size};  // in: buffer, size; out: length
+  return Call(0x15, block) == 0 && block[1] < size;
+}
+
 void Exit(bool success) {
   // ADP_Stopped_ApplicationExit / ADP_Stopped_RunTimeErrorUnknown, passed directly in r1 (AArch32).
   Call(0x18, reinterpret_cast<const void*>(success ? 0x20026u : 0x20023u));

@@ -28,6 +28,7 @@
 #include "report/printable.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
+#include "runtime/kernels/dsp/registrations.h"
 #include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
@@ -39,6 +40,7 @@ struct RunArgs {
   std::string outputs_to;
   uint64_t arena_bytes = 0;  // 0 = find the smallest working arena first
   std::string planner = "tflm-greedy";
+  std::string kernels = "portable";
   std::string format = "text";
   uint32_t invokes = 1;
   std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
@@ -132,12 +134,16 @@ Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& 
   return offsets;
 }
 
+const rt::OpResolver& Kernels(const RunArgs& a) {
+  return a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
+}
+
 // Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
-rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::InterpreterOptions& opts, uint32_t* min_bytes,
-                            std::string* error) {
+rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::OpResolver& kernels,
+                            const rt::InterpreterOptions& opts, uint32_t* min_bytes, std::string* error) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
-    rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, arena.size, opts);
+    rt::Interpreter interp(model.data(), model.size(), kernels, arena.data, arena.size, opts);
     const rt::StatusCode s = interp.AllocateTensors();
     if (s == rt::StatusCode::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;
@@ -159,13 +165,14 @@ struct RunPlan {
   rt::InterpreterOptions options;
 };
 
-Status SetUpPlan(const std::vector<uint8_t>& model, const std::string& planner, RunPlan* p) {
+Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernels, const std::string& planner,
+                 RunPlan* p) {
   p->options.planner = rt::PlannerKind::kTflmGreedy;
   p->options.plan_copy = &p->recorded->copy;
   if (planner == "tflm-greedy") return Status::Ok();
   uint32_t min_bytes = 0;
   std::string error;
-  const rt::StatusCode s = ProbeMinimum(model, p->options, &min_bytes, &error);
+  const rt::StatusCode s = ProbeMinimum(model, kernels, p->options, &min_bytes, &error);
   if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
   auto offsets = HostPlan(*p->recorded, planner, &p->compiled.head_bytes);
   if (!offsets.ok()) return offsets.status();
@@ -302,6 +309,7 @@ void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpret
   const rt::MemoryRecord& rec = interp.memory_record();
   j["model"] = a.model;
   j["planner"] = planner;
+  j["kernels"] = a.kernels;
   j["plan_source"] = rec.plan_source;
   j["arena_bytes"] = arena_bytes;
   j["head_bytes"] = rec.head_bytes;
@@ -372,20 +380,20 @@ int Run(const RunArgs& a) {
   }
   const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
   RunPlan plan;
-  const Status set_up = SetUpPlan(*bytes, planner, &plan);
+  const Status set_up = SetUpPlan(*bytes, Kernels(a), planner, &plan);
   if (!set_up.ok()) return ReportError("run", set_up);
   uint32_t min_bytes = 0;
   size_t arena_bytes = a.arena_bytes;
   if (arena_bytes == 0) {
     std::string error;
-    const rt::StatusCode s = ProbeMinimum(*bytes, plan.options, &min_bytes, &error);
+    const rt::StatusCode s = ProbeMinimum(*bytes, Kernels(a), plan.options, &min_bytes, &error);
     if (s != rt::StatusCode::kOk) return Fail(s, error);
     arena_bytes = min_bytes;
   }
   auto dump = StartDump(a, *bytes, &plan.options);  // after the probes: the callback never touches the arena
   if (!dump.ok()) return ReportError("run", dump.status());
   ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(bytes->data(), bytes->size(), rt::AllOpsResolver(), arena.data, arena.size, plan.options);
+  rt::Interpreter interp(bytes->data(), bytes->size(), Kernels(a), arena.data, arena.size, plan.options);
   const rt::StatusCode s = interp.AllocateTensors();
   if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
   const Status verified = VerifyRecorded(*plan.recorded);
@@ -422,6 +430,10 @@ void RegisterRun(CLI::App& root, int& exit_code) {
   AddPlannerOption(*cmd, &args->planner,
                    "the head when the model has no offline plan (tflm-greedy: the runtime's own; others plan "
                    "on the host and compile the plan in)");
+  cmd->add_option("--kernels", args->kernels,
+                  "portable (default), or dsp: the Cortex-M DSP-extension int8 kernels, emulated exactly here "
+                  "(same outputs; the arena includes their scratch, as on the device)")
+      ->check(CLI::IsMember({"portable", "dsp"}));
   cmd->add_option("--invokes", args->invokes,
                   "Invokes on one interpreter (default 1); Invoke i gets inputs of seed i, state carries over")
       ->check(CLI::Range(1u, 1000000u));

@@ -20,7 +20,7 @@ const KernelRegistration* FindKernel(const OpResolver& resolver, int32_t builtin
     if (custom && !SameString(e.custom_code, custom_code)) continue;
     return e.registration != nullptr ? e.registration() : nullptr;
   }
-  return nullptr;
+  return resolver.fallback != nullptr ? FindKernel(resolver.fallback(), builtin_code, custom_code) : nullptr;
 }
 
 }  // namespace arenaplan::rt

@@ -1,6 +1,7 @@
 // Maps a model's operator codes to kernels. A resolver is a constant table (no mutable state), so
-// firmware can pass a short table to drop unused kernels from flash. Lookup is a linear scan,
-// O(entries), done once per operator code in AllocateTensors.
+// firmware can pass a short table to drop unused kernels from flash; a table may fall back to
+// another for the codes it lacks (e.g. fast kernels in front of the portable ones). Lookup is a
+// linear scan, O(entries) along the chain, done once per operator code in AllocateTensors.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct OpResolverEntry {
 struct OpResolver {
   const OpResolverEntry* entries;
   uint32_t count;
+  const OpResolver& (*fallback)() = nullptr;  // searched when `entries` has no match
 };
 
 // Every kernel arenaplan has (kernels/op_table.cc).

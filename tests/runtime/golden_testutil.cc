@@ -1,6 +1,7 @@
 #include "golden_testutil.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <sstream>
 
@@ -32,6 +33,14 @@ std::vector<GoldenModel> GoldenIoModels() {
   return out;
 }
 
+std::string ParamName(const GoldenModel& m) {
+  std::string s = m.stem;
+  for (char& c : s) {
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return s;
+}
+
 std::string ModelPath(const GoldenModel& m) { return *SharedDir() + "/models/" + m.model; }
 
 std::string IoPath(const GoldenModel& m, const std::string& suffix) {
@@ -39,15 +48,15 @@ std::string IoPath(const GoldenModel& m, const std::string& suffix) {
 }
 
 std::unique_ptr<RuntimeRun> MakeRun(std::vector<uint8_t> model, size_t arena_bytes,
-                                    const rt::InterpreterOptions& options) {
+                                    const rt::InterpreterOptions& options, const rt::OpResolver& kernels) {
   auto run = std::make_unique<RuntimeRun>();
   run->model = std::move(model);
   run->arena_bytes = arena_bytes;
   run->storage.assign(arena_bytes + 16, 0);
   const uintptr_t p = reinterpret_cast<uintptr_t>(run->storage.data());
   run->arena = run->storage.data() + (16 - p % 16) % 16;
-  run->interp = std::make_unique<rt::Interpreter>(run->model.data(), run->model.size(), rt::AllOpsResolver(),
-                                                  run->arena, arena_bytes, options);
+  run->interp = std::make_unique<rt::Interpreter>(run->model.data(), run->model.size(), kernels, run->arena,
+                                                  arena_bytes, options);
   return run;
 }
 

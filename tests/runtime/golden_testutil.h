@@ -24,6 +24,8 @@ struct GoldenModel {
 
 // Models of golden/tflm-x86_64/arena.csv with io_files=1 (sorted by path). Empty without ../shared.
 std::vector<GoldenModel> GoldenIoModels();
+// The model's stem with every character but letters and digits replaced by '_' (a test name).
+std::string ParamName(const GoldenModel& m);
 // Path helpers under ../shared.
 std::string ModelPath(const GoldenModel& m);
 std::string IoPath(const GoldenModel& m, const std::string& suffix);  // suffix like "in0" / "out1"
@@ -38,7 +40,8 @@ struct RuntimeRun {
 };
 // Creates the interpreter over `arena_bytes` (16-aligned start) without allocating tensors.
 std::unique_ptr<RuntimeRun> MakeRun(std::vector<uint8_t> model, size_t arena_bytes,
-                                    const rt::InterpreterOptions& options = rt::InterpreterOptions());
+                                    const rt::InterpreterOptions& options = rt::InterpreterOptions(),
+                                    const rt::OpResolver& kernels = rt::AllOpsResolver());
 
 }  // namespace arenaplan::testing
 

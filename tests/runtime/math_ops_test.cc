@@ -258,7 +258,7 @@ TEST(ResizeBilinearTest, EveryCoordinateMapping) {
   };
   for (const auto& c : cases) {
     auto op = MakeOp(tfl::BuiltinOptions::ResizeBilinearOptions, [&](flatbuffers::FlatBufferBuilder& b) {
-      return tfl::CreateResizeBilinearOptions(b, c.align_corners, c.half_pixel);
+      return tfl::CreateResizeBilinearOptions(b, 0, 0, c.align_corners, c.half_pixel);  // new_height, new_width: deprecated
     });
     ASSERT_EQ(RunKernel(Register_RESIZE_BILINEAR(), {&in.view, &size.view}, {&out.view}, op->op).status, StatusCode::kOk);
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(out.data[i], c.want[i], 1e-6) << c.align_corners << c.half_pixel << i;

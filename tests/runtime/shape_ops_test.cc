@@ -147,7 +147,7 @@ TEST(DynamicUpdateSliceTest, AFullSizeUpdateReplacesTheOperandInt16) {
 
 std::unique_ptr<testing::OpHolder> MirrorPadOp(int8_t mode) {
   return MakeOp(tfl::BuiltinOptions::MirrorPadOptions,
-                [mode](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateMirrorPadOptions(b, mode); });
+                [mode](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateMirrorPadOptions(b, static_cast<tfl::MirrorPadMode>(mode)); });
 }
 
 TEST(MirrorPadTest, ReflectSkipsTheEdgeSymmetricRepeatsIt) {

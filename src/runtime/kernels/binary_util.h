@@ -78,6 +78,13 @@ void AddSubQuantized(const Broadcast& bc, const AddSubParams& p, const T* x, con
   });
 }
 
+// MUL on int8/int16: the product of the offset inputs requantized once (out_mult, out_shift).
+struct MulParams {
+  int32_t in1_offset, in2_offset, out_offset;
+  int32_t out_mult, out_shift;
+  int32_t act_min, act_max;
+};
+
 // Op data of ADD, SUB and MUL: the broadcast, the op's int8/int16 parameters Q (whose
 // act_min/act_max also clamp int32) and the float32 clamp range.
 template <typename Q>

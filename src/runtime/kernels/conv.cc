@@ -15,11 +15,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct ConvData {
-  ConvWindow w;
-  ConvOutputParams q;
-};
-
 struct Geometry {
   int32_t batches, in_h, in_w, in_d, f_h, f_w, f_d, out_h, out_w, out_d, per_group;
 };
@@ -64,6 +59,7 @@ StatusCode Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(ConvData), &mem));
   auto* d = static_cast<ConvData*>(mem);
+  d->dsp_scratch = -1;
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));

@@ -106,6 +106,42 @@ inline float ClampConvOutput(const ConvOutputParams& p, float v) {
   return lo > p.act_max_f ? p.act_max_f : lo;
 }
 
+// Op data of CONV_2D. dsp_scratch is the im2col scratch of the fast int8 path (kernels/dsp/), -1
+// when the portable kernel runs.
+struct ConvData {
+  ConvWindow w;
+  ConvOutputParams q;
+  int32_t dsp_scratch;
+};
+
+// Op data of DEPTHWISE_CONV_2D (output channel oc reads input channel oc / depth_multiplier).
+// dsp_scratch: the row buffers of the fast int8 path (kernels/dsp/), -1 when the portable kernel runs.
+struct DepthwiseData {
+  ConvWindow w;
+  int32_t depth_multiplier;
+  ConvOutputParams q;
+  int32_t dsp_scratch;
+};
+
+// Op data of FULLY_CONNECTED: output row b, unit u = sum over depth of the input row and weight row u.
+struct FcData {
+  int32_t batches, units, depth;
+  int32_t input_offset, filter_offset, output_offset;
+  int32_t act_min, act_max;
+  float act_min_f, act_max_f;
+  int32_t multiplier, shift;  // per-tensor
+  int32_t* multipliers;       // per-channel (nullptr when per-tensor)
+  int32_t* shifts;
+};
+
+// Op data of AVERAGE_POOL_2D and MAX_POOL_2D.
+struct PoolData {
+  Padding2D pad;
+  int32_t stride_h, stride_w, filter_h, filter_w;
+  int32_t act_min, act_max;
+  float act_min_f, act_max_f;
+};
+
 // Accumulator (int32 or int64) of channel c requantized, plus output_offset, clamped.
 template <typename Acc>
 inline int32_t RequantizeConvOutput(const ConvOutputParams& p, Acc acc, int32_t c, int32_t output_offset) {

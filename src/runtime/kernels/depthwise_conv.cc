@@ -15,12 +15,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct DepthwiseData {
-  ConvWindow w;
-  int32_t depth_multiplier;
-  ConvOutputParams q;
-};
-
 StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
@@ -46,6 +40,7 @@ StatusCode Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(DepthwiseData), &mem));
   auto* d = static_cast<DepthwiseData*>(mem);
+  d->dsp_scratch = -1;
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   d->depth_multiplier = out_d / in_d;
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;

@@ -17,16 +17,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct FcData {
-  int32_t batches, units, depth;
-  int32_t input_offset, filter_offset, output_offset;
-  int32_t act_min, act_max;
-  float act_min_f, act_max_f;
-  int32_t multiplier, shift;  // per-tensor
-  int32_t* multipliers;       // per-channel (nullptr when per-tensor)
-  int32_t* shifts;
-};
-
 StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));

@@ -34,7 +34,7 @@ StatusCode Prepare(KernelContext& ctx) {
   if (o == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "MirrorPadOptions missing");
   MirrorPadData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
-  d->offset = o->mode() == 0 ? 1 : 0;  // schema: REFLECT = 0, SYMMETRIC = 1
+  d->offset = o->mode() == tfl::MirrorPadMode::REFLECT ? 1 : 0;
   const uint32_t bytes = static_cast<uint32_t>(in.rank) * 4u;
   RT_RETURN_IF_ERROR(ctx.RequestScratch(bytes, &d->out_strides_scratch));
   RT_RETURN_IF_ERROR(ctx.RequestScratch(bytes, &d->in_strides_scratch));

@@ -10,12 +10,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct MulParams {
-  int32_t in1_offset, in2_offset, out_offset;
-  int32_t out_mult, out_shift;
-  int32_t act_min, act_max;
-};
-
 StatusCode Prepare(KernelContext& ctx) {
   return PrepareArithmetic<tfl::MulOptions, MulParams>(
       ctx, /*clamp_int32=*/true,

@@ -17,13 +17,6 @@ namespace arenaplan::rt {
 
 namespace {
 
-struct PoolData {
-  Padding2D pad;
-  int32_t stride_h, stride_w, filter_h, filter_w;
-  int32_t act_min, act_max;
-  float act_min_f, act_max_f;
-};
-
 StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;

@@ -12,24 +12,14 @@
 #include <limits>
 
 #include "runtime/kernels/registrations.h"
+#include "runtime/kernels/softmax.h"
 #include "runtime/quantization.h"
 
 namespace arenaplan::rt {
 
 namespace {
 
-constexpr int kScaledDiffIntegerBits = 5;
-constexpr int kAccumulationIntegerBits = 12;
 constexpr int kLutSize = 513;
-
-struct SoftmaxData {
-  float beta;
-  int32_t input_multiplier;
-  int32_t input_left_shift;
-  int32_t diff_min;
-  int16_t* exp_lut;                  // int16 only
-  int16_t* one_over_one_plus_x_lut;  // int16 only
-};
 
 // ---- gemmlowp fixed-point arithmetic on raw int32 values -------------------------------------------
 inline int32_t Add(int32_t a, int32_t b) {
@@ -322,5 +312,12 @@ const KernelRegistration kSoftmax{"SOFTMAX", &Prepare, &Eval};
 }  // namespace
 
 const KernelRegistration* Register_SOFTMAX() { return &kSoftmax; }
+
+namespace softmax_fixed_point {
+int32_t ExpOnNegativeValues(int32_t a) { return rt::ExpOnNegativeValues(a); }
+int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
+  return rt::GetReciprocal(x, x_integer_digits, num_bits_over_unit);
+}
+}  // namespace softmax_fixed_point
 
 }  // namespace arenaplan::rt
