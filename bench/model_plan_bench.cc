@@ -107,7 +107,8 @@ std::string Pct(int64_t v, int64_t lb) {
 }
 
 void PrintTable() {
-  std::printf("\n| model | buffers | lower bound | TFLM greedy | best-fit | optimal | best | greedy vs LB | best vs LB |\n");
+  std::printf(
+      "\n| model | buffers | lower bound | TFLM greedy | best-fit | optimal | best | greedy vs LB | best vs LB |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   int64_t sum_greedy = 0, sum_best = 0, sum_lb = 0;
   int above = 0;
@@ -133,10 +134,11 @@ void PrintTable() {
     sum_lb += c->lower_bound;
     above += get("tflm-greedy") > c->lower_bound;
   }
-  std::printf("\nTotal over %zu models: TFLM greedy %lld B, best %lld B, lower bound %lld B; "
-              "greedy above the bound on %d models.\n",
-              Cases().size(), static_cast<long long>(sum_greedy), static_cast<long long>(sum_best),
-              static_cast<long long>(sum_lb), above);
+  std::printf(
+      "\nTotal over %zu models: TFLM greedy %lld B, best %lld B, lower bound %lld B; "
+      "greedy above the bound on %d models.\n",
+      Cases().size(), static_cast<long long>(sum_greedy), static_cast<long long>(sum_best),
+      static_cast<long long>(sum_lb), above);
 }
 
 }  // namespace
@@ -146,8 +148,7 @@ int main(int argc, char** argv) {
   if (Cases().empty()) std::fprintf(stderr, "model_plan_bench: no models under %s/models\n", SharedDir().c_str());
   for (const auto& c : Cases()) {
     for (const char* p : kPlanners) {
-      benchmark::RegisterBenchmark(("plan/" + std::string(p) + "/" + c->name).c_str(), BM_Plan, c.get(),
-                                   std::string(p))
+      benchmark::RegisterBenchmark(("plan/" + std::string(p) + "/" + c->name).c_str(), BM_Plan, c.get(), std::string(p))
           ->Unit(benchmark::kMillisecond)
           ->MinTime(0.02);
     }

@@ -91,8 +91,8 @@ Problem ReadMiniMalloc(const std::string& path, int64_t capacity) {
 Problem ReadGoldenPlan(const std::string& path, int64_t* golden_head) {
   std::vector<std::string> h;
   auto rows = ReadRows(path, &h);
-  const int sz = Column(h, "size"), fi = Column(h, "first"), la = Column(h, "last"),
-            oo = Column(h, "offline_offset"), of = Column(h, "offset");
+  const int sz = Column(h, "size"), fi = Column(h, "first"), la = Column(h, "last"), oo = Column(h, "offline_offset"),
+            of = Column(h, "offset");
   Problem p;
   *golden_head = 0;
   for (auto& r : rows) {
@@ -121,9 +121,8 @@ int64_t LiveBound(const Problem& p) {
 }
 
 void RunInstances(const std::string& which, double limit, bool minimize) {
-  std::printf("%-4s %7s %8s | %-11s %8s %10s %7s | %8s %-10s %8s %8s %10s %s\n", "inst", "buffers",
-              "LB", "cap:status", "time_s", "nodes", "height", "min:h", "status", "bound", "time_s",
-              "nodes", "verify");
+  std::printf("%-4s %7s %8s | %-11s %8s %10s %7s | %8s %-10s %8s %8s %10s %s\n", "inst", "buffers", "LB", "cap:status",
+              "time_s", "nodes", "height", "min:h", "status", "bound", "time_s", "nodes", "verify");
   for (char c : which) {
     const std::string path = SharedDir() + "/benchmarks/minimalloc/" + std::string(1, c) + ".1048576.csv";
     if (!fs::exists(path)) continue;
@@ -136,17 +135,16 @@ void RunInstances(const std::string& which, double limit, bool minimize) {
     bool ok = r.ok() && (r->plan.offsets.empty() || arenaplan::plan::VerifyPlan(p, r->plan).ok());
     std::printf("%-4c %7zu %8lld | %-11s %8.3f %10lld %7lld |", c, p.buffers.size(),
                 static_cast<long long>(LiveBound(p)), st.c_str(), r.ok() ? r->seconds : 0.0,
-                static_cast<long long>(r.ok() ? r->nodes : 0),
-                static_cast<long long>(r.ok() ? r->plan.height : 0));
+                static_cast<long long>(r.ok() ? r->nodes : 0), static_cast<long long>(r.ok() ? r->plan.height : 0));
     std::fflush(stdout);
     if (minimize) {
       o.minimize = true;
       auto m = PlanOptimal(p, o);
       std::string mst = m.ok() ? PlanStatusName(m->status) : m.status().ToString();
       ok = ok && m.ok() && arenaplan::plan::VerifyPlan(p, m->plan).ok();
-      std::printf(" %8lld %-10s %8lld %8.3f %10lld", static_cast<long long>(m.ok() ? m->plan.height : 0),
-                  mst.c_str(), static_cast<long long>(m.ok() ? m->lower_bound : 0),
-                  m.ok() ? m->seconds : 0.0, static_cast<long long>(m.ok() ? m->nodes : 0));
+      std::printf(" %8lld %-10s %8lld %8.3f %10lld", static_cast<long long>(m.ok() ? m->plan.height : 0), mst.c_str(),
+                  static_cast<long long>(m.ok() ? m->lower_bound : 0), m.ok() ? m->seconds : 0.0,
+                  static_cast<long long>(m.ok() ? m->nodes : 0));
     }
     std::printf(" %s\n", ok ? "ok" : "FAILED");
     std::fflush(stdout);
@@ -165,8 +163,8 @@ std::vector<std::string> GoldenPlans() {
 }
 
 void RunModels(double limit) {
-  std::printf("\n%-52s %7s %10s %10s %10s %-10s %8s %10s %s\n", "golden plan", "buffers", "greedy",
-              "LB", "optimal", "status", "time_s", "nodes", "verify");
+  std::printf("\n%-52s %7s %10s %10s %10s %-10s %8s %10s %s\n", "golden plan", "buffers", "greedy", "LB", "optimal",
+              "status", "time_s", "nodes", "verify");
   double total = 0, worst = 0;
   int optimal = 0, count = 0;
   for (const std::string& path : GoldenPlans()) {
@@ -186,9 +184,8 @@ void RunModels(double limit) {
     std::printf("%-52s %7zu %10lld %10lld %10lld %-10s %8.4f %10lld %s\n", name.c_str(), p.buffers.size(),
                 static_cast<long long>(head), static_cast<long long>(r.ok() ? r->lower_bound : 0),
                 static_cast<long long>(r.ok() ? r->plan.height : 0),
-                r.ok() ? PlanStatusName(r->status) : r.status().ToString().c_str(),
-                r.ok() ? r->seconds : 0.0, static_cast<long long>(r.ok() ? r->nodes : 0),
-                ok ? "ok" : "FAILED");
+                r.ok() ? PlanStatusName(r->status) : r.status().ToString().c_str(), r.ok() ? r->seconds : 0.0,
+                static_cast<long long>(r.ok() ? r->nodes : 0), ok ? "ok" : "FAILED");
   }
   std::printf("models: %d, proven optimal: %d, total %.3f s, slowest %.3f s\n", count, optimal, total, worst);
 }
@@ -212,8 +209,8 @@ void Cut(std::mt19937& rng, int64_t lo, int64_t hi, int64_t t0, int64_t t1, int 
 
 // How closely time_limit_seconds is honoured (wall clock around the whole call).
 void RunTimeLimits() {
-  std::printf("\n%-6s %-8s %10s %10s %-10s %8s %8s\n", "seed", "limit_s", "took_s", "over_ms", "status",
-              "height", "bound");
+  std::printf("\n%-6s %-8s %10s %10s %-10s %8s %8s\n", "seed", "limit_s", "took_s", "over_ms", "status", "height",
+              "bound");
   for (uint32_t seed : {1u, 2u, 4u}) {
     std::mt19937 rng(seed);
     Problem p;
@@ -226,16 +223,15 @@ void RunTimeLimits() {
       auto r = PlanOptimal(p, o);
       const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::printf("%-6u %-8.2f %10.4f %10.2f %-10s %8lld %8lld\n", seed, limit, took, (took - limit) * 1e3,
-                  r.ok() ? PlanStatusName(r->status) : "error",
-                  static_cast<long long>(r.ok() ? r->plan.height : 0),
+                  r.ok() ? PlanStatusName(r->status) : "error", static_cast<long long>(r.ok() ? r->plan.height : 0),
                   static_cast<long long>(r.ok() ? r->lower_bound : 0));
     }
   }
 }
 
 void RunTraceLimits() {
-  std::printf("\n%-28s %7s %-8s %-6s %10s %-10s %14s %14s\n", "trace", "buffers", "planner", "limit",
-              "took_s", "status", "height", "bound");
+  std::printf("\n%-28s %7s %-8s %-6s %10s %-10s %14s %14s\n", "trace", "buffers", "planner", "limit", "took_s",
+              "status", "height", "bound");
   std::vector<fs::path> traces;
   const fs::path dir = fs::path(SharedDir()) / "benchmarks" / "real-traces";
   if (fs::is_directory(dir)) {
@@ -258,7 +254,9 @@ void RunTraceLimits() {
         const bool valid = r.ok() && arenaplan::plan::VerifyPlan(csv->problem, r->plan).ok();
         std::printf("%-28s %7zu %-8s %-6.1f %10.3f %-10s %14lld %14lld\n", path.stem().string().c_str(),
                     csv->problem.buffers.size(), planner, limit, took,
-                    !r.ok() ? "error" : valid ? PlanStatusName(r->status) : "INVALID",
+                    !r.ok() ? "error"
+                    : valid ? PlanStatusName(r->status)
+                            : "INVALID",
                     static_cast<long long>(r.ok() ? r->plan.height : 0),
                     static_cast<long long>(r.ok() ? r->lower_bound : 0));
       }
@@ -286,13 +284,20 @@ int main(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.rfind("--instances=", 0) == 0) which = a.substr(12);
-    else if (a.rfind("--limit=", 0) == 0) limit = std::stod(a.substr(8));
-    else if (a == "--skip-minimize") minimize = false;
-    else if (a == "--skip-models") models = false;
-    else if (a == "--skip-instances") instances = false;
-    else if (a == "--skip-limits") limits = false;
-    else rest.push_back(argv[i]);
+    if (a.rfind("--instances=", 0) == 0)
+      which = a.substr(12);
+    else if (a.rfind("--limit=", 0) == 0)
+      limit = std::stod(a.substr(8));
+    else if (a == "--skip-minimize")
+      minimize = false;
+    else if (a == "--skip-models")
+      models = false;
+    else if (a == "--skip-instances")
+      instances = false;
+    else if (a == "--skip-limits")
+      limits = false;
+    else
+      rest.push_back(argv[i]);
   }
   if (instances) RunInstances(which, limit, minimize);
   if (models) RunModels(10);
@@ -305,8 +310,7 @@ int main(int argc, char** argv) {
   for (char* a : rest) any_filter = any_filter || std::string(a).rfind("--benchmark_filter", 0) == 0;
   if (any_filter) {
     for (const std::string& path : GoldenPlans()) {
-      benchmark::RegisterBenchmark(("optimal/" + fs::path(path).stem().string()).c_str(),
-                                   BM_OptimalGoldenPlan, path);
+      benchmark::RegisterBenchmark(("optimal/" + fs::path(path).stem().string()).c_str(), BM_OptimalGoldenPlan, path);
     }
     benchmark::Initialize(&n, rest.data());
     benchmark::RunSpecifiedBenchmarks();

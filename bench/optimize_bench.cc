@@ -67,7 +67,8 @@ std::string Ratio(const std::vector<uint8_t>& before, const OptimizeResult& r) {
 
 void PrintRow(const std::string& name, const std::vector<uint8_t>& bytes, const OptimizeOptions& o) {
   auto target = arenaplan::tflm::FindTarget(arenaplan::tflm::kDefaultTarget);
-  auto t = arenaplan::graph::Optimize(bytes, o, arenaplan::graph::TflmEvaluator(**target), arenaplan::graph::TflmFinish(**target));
+  auto t = arenaplan::graph::Optimize(bytes, o, arenaplan::graph::TflmEvaluator(**target),
+                                      arenaplan::graph::TflmFinish(**target));
   auto a = arenaplan::graph::OptimizeForRuntime(bytes, o);
   if (!t.ok() || !a.ok()) {
     std::printf("| %s | error: %s |\n", name.c_str(), (!t.ok() ? t.status() : a.status()).message().c_str());
@@ -77,8 +78,9 @@ void PrintRow(const std::string& name, const std::vector<uint8_t>& bytes, const 
   auto cols = [](const OptimizeResult& r) {
     if (r.before.min_arena == 0) return std::string("- | - | - | - | - | -");
     char s[160];
-    std::snprintf(s, sizeof s, "%llu | %llu | %llu | %llu | %+.1f %% | %llu", static_cast<unsigned long long>(r.before.head),
-                  static_cast<unsigned long long>(r.after.head), static_cast<unsigned long long>(r.before.min_arena),
+    std::snprintf(s, sizeof s, "%llu | %llu | %llu | %llu | %+.1f %% | %llu",
+                  static_cast<unsigned long long>(r.before.head), static_cast<unsigned long long>(r.after.head),
+                  static_cast<unsigned long long>(r.before.min_arena),
                   static_cast<unsigned long long>(r.after.min_arena), r.extra_macs_pct,
                   static_cast<unsigned long long>(r.zero_extra_head));
     return std::string(s);
@@ -105,25 +107,34 @@ int main(int argc, char** argv) {
   std::string only;
   std::vector<char*> rest{argv[0]};
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--int8-io") == 0) o.int8_io = true;
-    else if (std::strncmp(argv[i], "--models=", 9) == 0) only = argv[i] + 9;
-    else rest.push_back(argv[i]);
+    if (std::strcmp(argv[i], "--int8-io") == 0)
+      o.int8_io = true;
+    else if (std::strncmp(argv[i], "--models=", 9) == 0)
+      only = argv[i] + 9;
+    else
+      rest.push_back(argv[i]);
   }
   std::vector<std::string> models;
   for (const auto& e : fs::directory_iterator(SharedDir() + "/models")) {
     const std::string n = e.path().filename().string();
-    if (e.path().extension() == ".tflite" && (only.empty() || only.find(n.substr(0, n.size() - 7)) != std::string::npos)) models.push_back(n);
+    if (e.path().extension() == ".tflite" &&
+        (only.empty() || only.find(n.substr(0, n.size() - 7)) != std::string::npos))
+      models.push_back(n);
   }
   std::sort(models.begin(), models.end());
   int bargc = static_cast<int>(rest.size());
   benchmark::Initialize(&bargc, rest.data());
   if (!models.empty()) {
     benchmark::RegisterBenchmark("optimize_tflm/tflm_person_detect_int8", BM_OptimizeTflm,
-                                 SharedDir() + "/models/tflm_person_detect_int8.tflite")->Iterations(1)->Unit(benchmark::kMillisecond);
+                                 SharedDir() + "/models/tflm_person_detect_int8.tflite")
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
   }
   benchmark::RunSpecifiedBenchmarks();
   std::printf("\n%s, --max-extra-macs %.0f\n\n", o.int8_io ? "--int8-io" : "I/O as stored", o.max_extra_macs_pct);
-  std::printf("| model | TFLM head | optimized | TFLM total | optimized | extra MACs | head at 0 %% | runtime head | optimized | runtime total | optimized | extra MACs | head at 0 %% | Invoke ratio |\n");
+  std::printf(
+      "| model | TFLM head | optimized | TFLM total | optimized | extra MACs | head at 0 %% | runtime head | optimized "
+      "| runtime total | optimized | extra MACs | head at 0 %% | Invoke ratio |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const auto& m : models) PrintRow(m.substr(0, m.size() - 7), ReadBytes(SharedDir() + "/models/" + m), o);
   return 0;

@@ -60,19 +60,25 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a.rfind("--limit=", 0) == 0) limit = std::stod(a.substr(8));
-    else if (a.rfind("--seeds=", 0) == 0) seeds = std::stoi(a.substr(8));
-    else if (a.rfind("--only=", 0) == 0) only = a.substr(7);
-    else if (a.rfind("--sizes=", 0) == 0) sizes = ParseSizes(a.substr(8));
-    else if (a.rfind("--planner=", 0) == 0) planner = a.substr(10);
-    else if (a.rfind("--write=", 0) == 0) write_dir = a.substr(8);
+    if (a.rfind("--limit=", 0) == 0)
+      limit = std::stod(a.substr(8));
+    else if (a.rfind("--seeds=", 0) == 0)
+      seeds = std::stoi(a.substr(8));
+    else if (a.rfind("--only=", 0) == 0)
+      only = a.substr(7);
+    else if (a.rfind("--sizes=", 0) == 0)
+      sizes = ParseSizes(a.substr(8));
+    else if (a.rfind("--planner=", 0) == 0)
+      planner = a.substr(10);
+    else if (a.rfind("--write=", 0) == 0)
+      write_dir = a.substr(8);
     else {
       std::fprintf(stderr, "packing_bench: unknown argument %s\n", a.c_str());
       return 2;
     }
   }
-  std::printf("%-22s %-8s %7s %6s %5s %5s %9s %-11s %-10s %8s %12s %s\n", "instance", "variant", "buffers",
-              "pin%", "guil", "pin", "LB", "expected", "answer", "time_s", "nodes", "check");
+  std::printf("%-22s %-8s %7s %6s %5s %5s %9s %-11s %-10s %8s %12s %s\n", "instance", "variant", "buffers", "pin%",
+              "guil", "pin", "LB", "expected", "answer", "time_s", "nodes", "check");
   int wrong = 0, solved = 0, total = 0;
   double sum_time = 0;
   for (const Config& c : DefaultConfigs(sizes)) {

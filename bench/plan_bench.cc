@@ -140,8 +140,7 @@ void PrintRandomTable() {
       ratios[k].push_back(static_cast<double>(r->plan.height) / bound);
     }
   }
-  std::printf("height / lower bound over %d random problems (<= 20 buffers, seeds 0..%d)\n", kProblems,
-              kProblems - 1);
+  std::printf("height / lower bound over %d random problems (<= 20 buffers, seeds 0..%d)\n", kProblems, kProblems - 1);
   std::printf("%-14s %8s %8s %8s %8s %8s %7s\n", "planner", "min", "median", "p90", "max", "mean", "=LB");
   for (size_t k = 0; k < planners.size(); ++k) {
     std::vector<double>& v = ratios[k];
@@ -150,8 +149,8 @@ void PrintRandomTable() {
     double sum = 0;
     size_t at_bound = 0;
     for (double x : v) sum += x, at_bound += x <= 1.0;
-    std::printf("%-14s %8.4f %8.4f %8.4f %8.4f %8.4f %6.1f%%\n", planners[k]->name.c_str(), v.front(),
-                v[v.size() / 2], v[v.size() * 9 / 10], v.back(), sum / v.size(), 100.0 * at_bound / v.size());
+    std::printf("%-14s %8.4f %8.4f %8.4f %8.4f %8.4f %6.1f%%\n", planners[k]->name.c_str(), v.front(), v[v.size() / 2],
+                v[v.size() * 9 / 10], v.back(), sum / v.size(), 100.0 * at_bound / v.size());
   }
   if (invalid > 0) std::printf("WARNING: %zu plans failed verification\n", invalid);
   std::printf("\n");

@@ -122,8 +122,7 @@ int main(int argc, char** argv) {
       if (heights.count("best-fit") && heights.count("tflm-greedy")) {
         const bool ok = heights["best-fit"] <= heights["tflm-greedy"];
         failures += !ok;
-        verdicts.push_back(cls + " " + std::to_string(n) + ": best-fit " + (ok ? "<=" : "WORSE THAN") +
-                           " tflm-greedy");
+        verdicts.push_back(cls + " " + std::to_string(n) + ": best-fit " + (ok ? "<=" : "WORSE THAN") + " tflm-greedy");
       }
     }
   }

@@ -12,10 +12,10 @@ extern "C" {
 extern const unsigned char g_model[];  // 16-aligned
 extern const uint32_t g_model_len;
 }
-extern uint8_t g_arena[];             // 16-aligned, g_arena_bytes long
+extern uint8_t g_arena[];  // 16-aligned, g_arena_bytes long
 extern const uint32_t g_arena_bytes;
 extern const char g_model_name[];
-extern const char g_expected_fnv[];   // golden FNV-1a digests of the outputs, space-separated hex
+extern const char g_expected_fnv[];  // golden FNV-1a digests of the outputs, space-separated hex
 
 namespace arenaplan::rt {
 const OpResolver& FirmwareOpResolver();

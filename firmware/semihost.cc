@@ -26,8 +26,7 @@ bool CommandLine(char* buffer, unsigned size) {
 void Exit(bool success) {
   // ADP_Stopped_ApplicationExit / ADP_Stopped_RunTimeErrorUnknown, passed directly in r1 (AArch32).
   Call(0x18, reinterpret_cast<const void*>(success ? 0x20026u : 0x20023u));
-  for (;;) {
-  }
+  for (;;) {}
 }
 
 }  // namespace semihost

@@ -40,7 +40,10 @@ __attribute__((section(".vectors"), used)) void (*const g_vectors[16])() = {
     Fault_Handler,  // MemManage
     Fault_Handler,  // BusFault
     Fault_Handler,  // UsageFault
-    nullptr, nullptr, nullptr, nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
     Fault_Handler,  // SVC
     Fault_Handler,  // DebugMon
     nullptr,

@@ -76,7 +76,8 @@ std::string Size(const std::string& path, const std::string& target_name, const 
   const tflm::Target* target = Check(tflm::FindTarget(target_name));
   auto loaded = Check(cli::LoadModel(path));
   const tflm::ArenaSize size = Check(tflm::ComputeArenaSize(loaded->model, *target, planner));
-  if (!size.supported) throw NoSolution("not supported by TFLM on " + size.target + ": " + report::Printable(size.error));
+  if (!size.supported)
+    throw NoSolution("not supported by TFLM on " + size.target + ": " + report::Printable(size.error));
   return Text(report::SizeToJson(path, size));
 }
 

@@ -10,14 +10,14 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitNoSolution = 1;
 inline constexpr int kExitBadInput = 2;
 
-void RegisterInspect(CLI::App& root, int& exit_code);  // inspect_command.cc
-void RegisterPlan(CLI::App& root, int& exit_code);     // plan_command.cc
-void RegisterSolve(CLI::App& root, int& exit_code);    // solve_command.cc
-void RegisterSize(CLI::App& root, int& exit_code);     // size_command.cc   (TFLM arena size)
-void RegisterExport(CLI::App& root, int& exit_code);   // export_command.cc (offline plan / C header)
-void RegisterRun(CLI::App& root, int& exit_code);      // run_command.cc    (embedded runtime on host)
-void RegisterReport(CLI::App& root, int& exit_code);   // report_command.cc  (HTML report / SVG timeline)
-void RegisterDemo(CLI::App& root, int& exit_code);     // demo_command.cc   (writes the example model)
-void RegisterOptimize(CLI::App& root, int& exit_code); // optimize_command.cc (rewrites for a smaller arena)
+void RegisterInspect(CLI::App& root, int& exit_code);   // inspect_command.cc
+void RegisterPlan(CLI::App& root, int& exit_code);      // plan_command.cc
+void RegisterSolve(CLI::App& root, int& exit_code);     // solve_command.cc
+void RegisterSize(CLI::App& root, int& exit_code);      // size_command.cc   (TFLM arena size)
+void RegisterExport(CLI::App& root, int& exit_code);    // export_command.cc (offline plan / C header)
+void RegisterRun(CLI::App& root, int& exit_code);       // run_command.cc    (embedded runtime on host)
+void RegisterReport(CLI::App& root, int& exit_code);    // report_command.cc  (HTML report / SVG timeline)
+void RegisterDemo(CLI::App& root, int& exit_code);      // demo_command.cc   (writes the example model)
+void RegisterOptimize(CLI::App& root, int& exit_code);  // optimize_command.cc (rewrites for a smaller arena)
 
 }  // namespace arenaplan::cli

@@ -41,8 +41,9 @@ std::string Stem(const std::string& path) {
 
 void RegisterExport(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<ExportArgs>();
-  auto* cmd = root.add_subcommand("export", "Write a copy of the model whose OfflineMemoryAllocation metadata "
-                                            "carries a verified plan stock TFLM uses (and optionally a C header)");
+  auto* cmd = root.add_subcommand("export",
+                                  "Write a copy of the model whose OfflineMemoryAllocation metadata "
+                                  "carries a verified plan stock TFLM uses (and optionally a C header)");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("-o,--output", args->out, "the .tflite to write (needs -o and/or --c-header)");
   AddPlannerOption(*cmd, &args->planner, "tensors + scratch");
@@ -52,7 +53,8 @@ void RegisterExport(CLI::App& root, int& exit_code) {
   cmd->add_option("--c-header", args->c_header, "also write a C header with arena size and offsets");
   cmd->callback([args, &exit_code] {
     if (args->out.empty() && args->c_header.empty()) {
-      exit_code = ReportError("export", InvalidArgument("nothing to write: give -o OUT.tflite and/or --c-header OUT.h"));
+      exit_code = ReportError("export",
+                              InvalidArgument("nothing to write: give -o OUT.tflite and/or --c-header OUT.h"));
       return;
     }
     auto target = tflm::FindTarget(args->target);
@@ -77,8 +79,8 @@ void RegisterExport(CLI::App& root, int& exit_code) {
     if (!args->out.empty()) st = WriteBytes(args->out, result->model_bytes.data(), result->model_bytes.size());
     if (st.ok() && !args->c_header.empty()) {
       // Symbols are named after the written model, else after the input model.
-      const std::string header =
-          tflm::RenderCHeader(*result, args->model, Stem(args->out.empty() ? args->model : args->out));
+      const std::string header = tflm::RenderCHeader(*result, args->model,
+                                                     Stem(args->out.empty() ? args->model : args->out));
       st = WriteBytes(args->c_header, header.data(), header.size());
     }
     if (!st.ok()) {
@@ -87,8 +89,7 @@ void RegisterExport(CLI::App& root, int& exit_code) {
     }
     std::printf("%s%s: planner %s, head %llu bytes (TFLM's own plan: %llu), smallest arena %llu bytes on %s\n",
                 args->out.empty() ? "planned " : "wrote ", args->out.empty() ? args->model.c_str() : args->out.c_str(),
-                result->planner.c_str(),
-                static_cast<unsigned long long>(result->planned_head_bytes),
+                result->planner.c_str(), static_cast<unsigned long long>(result->planned_head_bytes),
                 static_cast<unsigned long long>(result->original_head_bytes),
                 static_cast<unsigned long long>(result->size.min_arena_bytes), result->size.target.c_str());
     if (!args->c_header.empty()) std::printf("wrote %s\n", args->c_header.c_str());

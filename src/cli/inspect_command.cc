@@ -14,8 +14,9 @@ void RegisterInspect(CLI::App& root, int& exit_code) {
     std::string format = "text";
   };
   auto args = std::make_shared<Args>();
-  auto* cmd = root.add_subcommand("inspect", "Show subgraphs, tensors, operators, metadata and the offline plan "
-                                             "of a model, and what a static planner cannot handle");
+  auto* cmd = root.add_subcommand("inspect",
+                                  "Show subgraphs, tensors, operators, metadata and the offline plan "
+                                  "of a model, and what a static planner cannot handle");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] {

@@ -4,8 +4,9 @@
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"arenaplan: read .tflite models, compute TFLM-exact buffer lifetimes, plan the tensor "
-               "arena with several planners, prove every plan valid, and run models in one arena."};
+  CLI::App app{
+      "arenaplan: read .tflite models, compute TFLM-exact buffer lifetimes, plan the tensor "
+      "arena with several planners, prove every plan valid, and run models in one arena."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "arenaplan 0.1.0");
   int exit_code = arenaplan::cli::kExitOk;

@@ -41,10 +41,8 @@ int ReportError(const std::string& command, const Status& status) {
   std::fprintf(stderr, "arenaplan %s: %s\n", command.c_str(), report::Printable(status.message()).c_str());
   switch (status.code()) {
     case ErrorCode::kInfeasible:
-    case ErrorCode::kUnsupported:
-      return kExitNoSolution;
-    default:
-      return kExitBadInput;
+    case ErrorCode::kUnsupported: return kExitNoSolution;
+    default: return kExitBadInput;
   }
 }
 

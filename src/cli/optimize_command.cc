@@ -27,13 +27,17 @@ struct OptimizeArgs {
 };
 
 nlohmann::json FiguresJson(const graph::Figures& f, uint64_t macs) {
-  return {{"head_bytes", f.head}, {"tail_bytes", f.tail}, {"arena_used_bytes", f.arena_used},
-          {"min_arena_bytes", f.min_arena}, {"macs", macs}};
+  return {{"head_bytes", f.head},
+          {"tail_bytes", f.tail},
+          {"arena_used_bytes", f.arena_used},
+          {"min_arena_bytes", f.min_arena},
+          {"macs", macs}};
 }
 
 nlohmann::json PeakJson(const graph::MemoryProfile& p) {
   nlohmann::json alive = nlohmann::json::array();
-  for (const auto& b : p.alive_at_peak) alive.push_back({{"name", b.name}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
+  for (const auto& b : p.alive_at_peak)
+    alive.push_back({{"name", b.name}, {"bytes", b.bytes}, {"first", b.first}, {"last", b.last}});
   return {{"bytes", p.peak_bytes}, {"step", p.peak_step}, {"op", p.peak_op}, {"alive", alive}};
 }
 
@@ -68,8 +72,10 @@ void PrintText(const OptimizeArgs& a, const graph::OptimizeResult& r) {
   std::printf("model:   %s\nfor:     %s%s\n", a.model.c_str(), a.runtime.c_str(),
               a.runtime == "tflm" ? (" on " + a.target).c_str() : " runtime");
   std::printf("%-8s %12s %12s %14s %14s\n", "", "head", "tail", "smallest arena", "MACs");
-  std::printf("%-8s %12llu %12llu %14llu %14llu\n", "before", u(r.before.head), u(r.before.tail), u(r.before.min_arena), u(r.macs_before));
-  std::printf("%-8s %12llu %12llu %14llu %14llu\n", "after", u(r.after.head), u(r.after.tail), u(r.after.min_arena), u(r.macs_after));
+  std::printf("%-8s %12llu %12llu %14llu %14llu\n", "before", u(r.before.head), u(r.before.tail), u(r.before.min_arena),
+              u(r.macs_before));
+  std::printf("%-8s %12llu %12llu %14llu %14llu\n", "after", u(r.after.head), u(r.after.tail), u(r.after.min_arena),
+              u(r.macs_after));
   std::printf("extra MACs: %+.1f %%; smallest arena with 0 %% extra MACs: %llu (head %llu)\n", r.extra_macs_pct,
               u(r.zero_extra_min_arena), u(r.zero_extra_head));
   PrintPeak("peak before:", r.profile_before);
@@ -83,7 +89,8 @@ int Optimize(const OptimizeArgs& a) {
   if (a.runtime != "tflm" && a.runtime != "arenaplan") {
     return ReportError("optimize", InvalidArgument("--for must be tflm or arenaplan, not " + a.runtime));
   }
-  if (a.format != "text" && a.format != "json") return ReportError("optimize", InvalidArgument("--format must be text or json"));
+  if (a.format != "text" && a.format != "json")
+    return ReportError("optimize", InvalidArgument("--format must be text or json"));
   if (!(a.max_extra_macs >= 0)) return ReportError("optimize", InvalidArgument("--max-extra-macs must be >= 0"));
   auto target = tflm::FindTarget(a.target);
   if (!target.ok()) return ReportError("optimize", target.status());
@@ -92,9 +99,8 @@ int Optimize(const OptimizeArgs& a) {
   graph::OptimizeOptions o;
   o.max_extra_macs_pct = a.max_extra_macs;
   o.int8_io = a.int8_io;
-  auto r = a.runtime == "tflm"
-               ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
-               : graph::OptimizeForRuntime(*bytes, o);
+  auto r = a.runtime == "tflm" ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
+                               : graph::OptimizeForRuntime(*bytes, o);
   if (!r.ok()) return ReportError("optimize", r.status());
   std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(r->bytes.data()), static_cast<std::streamsize>(r->bytes.size()));
@@ -111,7 +117,8 @@ int Optimize(const OptimizeArgs& a) {
 
 void RegisterOptimize(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<OptimizeArgs>();
-  auto* cmd = root.add_subcommand("optimize", "Rewrite a model to need a smaller arena (patches, PAD folding, int8 I/O)");
+  auto* cmd = root.add_subcommand("optimize",
+                                  "Rewrite a model to need a smaller arena (patches, PAD folding, int8 I/O)");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("-o,--output", args->out, "the .tflite to write")->required();
   cmd->add_option("--target", args->target, std::string("TFLM target (default ") + tflm::kDefaultTarget + ")");

@@ -12,8 +12,9 @@ namespace arenaplan::cli {
 void RegisterPlan(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<PlanningArgs>();
   auto fmt = std::make_shared<std::string>("text");
-  auto* cmd = root.add_subcommand("plan", "Compute TFLM-exact lifetimes, plan the arena, verify the plan, and "
-                                          "print it with its lower bound and a timeline");
+  auto* cmd = root.add_subcommand("plan",
+                                  "Compute TFLM-exact lifetimes, plan the arena, verify the plan, and "
+                                  "print it with its lower bound and a timeline");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   AddPlanningOptions(*cmd, *args);
   cmd->add_option("--format", *fmt, "text or json")->check(CLI::IsMember({"text", "json"}));

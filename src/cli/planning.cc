@@ -32,7 +32,8 @@ void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
   cmd.add_option("--target", args.target,
                  "add the kernel scratch buffers stock TFLM requests on this target "
                  "(tflm-x86_64, tflm-arm32, tflm-cortex-m)");
-  cmd.add_option("--time-limit", args.time_limit, "seconds for the planner (best: the whole portfolio; optimal: seed and search)")
+  cmd.add_option("--time-limit", args.time_limit,
+                 "seconds for the planner (best: the whole portfolio; optimal: seed and search)")
       ->check(CLI::NonNegativeNumber);
 }
 

@@ -17,9 +17,9 @@ namespace arenaplan::cli {
 struct PlanningArgs {
   std::string model;
   std::string planner = "best";
-  uint32_t alignment = 0;      // 0: the target's (TFLM's 16 without --target)
-  std::string target;          // empty: tensors only; else a TFLM target adds kernel scratch buffers
-  double time_limit = 0;       // seconds for exact search; 0 = planner default
+  uint32_t alignment = 0;  // 0: the target's (TFLM's 16 without --target)
+  std::string target;      // empty: tensors only; else a TFLM target adds kernel scratch buffers
+  double time_limit = 0;   // seconds for exact search; 0 = planner default
 };
 
 // --planner NAME, one of the registry's planners or aliases (anything else is refused with the list);

@@ -32,8 +32,8 @@ std::string TerminalProgress::Line(const std::string& command, const plan::PlanP
   std::snprintf(buf, sizeof buf, "  bound %lld", static_cast<long long>(p.lower_bound));
   line += buf;
   if (p.height > 0 && p.lower_bound > 0) {
-    std::snprintf(buf, sizeof buf, "  gap %+.2f %%", 100.0 * static_cast<double>(p.height - p.lower_bound) /
-                                                        static_cast<double>(p.lower_bound));
+    std::snprintf(buf, sizeof buf, "  gap %+.2f %%",
+                  100.0 * static_cast<double>(p.height - p.lower_bound) / static_cast<double>(p.lower_bound));
     line += buf;
   }
   if (p.nodes > 0) line += "  " + std::to_string(p.nodes) + " nodes";

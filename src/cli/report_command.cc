@@ -88,22 +88,30 @@ int RunReport(ReportArgs a) {
 
 void RegisterReport(CLI::App& root, int& exit_code) {
   auto a = std::make_shared<ReportArgs>();
-  auto* cmd = root.add_subcommand("report", "Write an interactive HTML report (timeline, live bytes and bound, peak, "
-                                            "planners side by side, TFLM tail, op list), or a static SVG timeline");
+  auto* cmd = root.add_subcommand("report",
+                                  "Write an interactive HTML report (timeline, live bytes and bound, peak, "
+                                  "planners side by side, TFLM tail, op list), or a static SVG timeline");
   cmd->add_option("MODEL", a->models, "a .tflite file; give a second one (optimized) to compare them side by side")
-      ->required()->expected(1, 2);
+      ->required()
+      ->expected(1, 2);
   cmd->add_option("-o,--output", a->output, "the .html (or .svg) file to write")->required();
   std::vector<std::string> names;
   for (const auto& p : plan::Planners()) names.push_back(p.name);
-  cmd->add_option("--planner", a->planners, "planner to show; repeat or separate with commas "
-                                            "(default: tflm-greedy,best; svg: best)")
-      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)->delimiter(',')
+  cmd->add_option("--planner", a->planners,
+                  "planner to show; repeat or separate with commas "
+                  "(default: tflm-greedy,best; svg: best)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->delimiter(',')
       ->check(CLI::IsMember(names));
-  cmd->add_option("--target", a->target, "also show stock TFLM's arena on this target (tail breakdown, smallest "
-                                         "arena) and plan its kernel scratch buffers");
-  cmd->add_option("--alignment", a->alignment, "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
+  cmd->add_option("--target", a->target,
+                  "also show stock TFLM's arena on this target (tail breakdown, smallest "
+                  "arena) and plan its kernel scratch buffers");
+  cmd->add_option("--alignment", a->alignment,
+                  "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--time-limit", a->time_limit, "seconds per planner (see `plan --help`)")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-limit", a->time_limit, "seconds per planner (see `plan --help`)")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_option("--format", a->format, "html or svg")->check(CLI::IsMember({"html", "svg"}));
   cmd->callback([a, &exit_code] { exit_code = RunReport(*a); });
 }

@@ -45,7 +45,7 @@ struct RunArgs {
   uint32_t invokes = 1;
   std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
   std::string compare_with;  // a second dump to compare the new one with
-  bool optimize = false;  // rewrite for the runtime first (graph/optimize.h)
+  bool optimize = false;     // rewrite for the runtime first (graph/optimize.h)
 };
 
 // An owned arena whose start is 16-aligned.
@@ -364,8 +364,8 @@ int OptimizeFirst(const RunArgs& a, std::vector<uint8_t>* bytes) {
   if (!r.ok()) return ReportError("run", r.status());
   if (a.format == "text") {
     std::printf("optimized:        smallest arena %llu -> %llu bytes (%zu rewrites, %+.1f %% MACs)\n",
-                static_cast<unsigned long long>(r->before.min_arena), static_cast<unsigned long long>(r->after.min_arena),
-                r->rewrites.size(), r->extra_macs_pct);
+                static_cast<unsigned long long>(r->before.min_arena),
+                static_cast<unsigned long long>(r->after.min_arena), r->rewrites.size(), r->extra_macs_pct);
   }
   *bytes = std::move(r->bytes);
   return -1;

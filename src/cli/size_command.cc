@@ -30,8 +30,7 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
   }
   std::printf("arena_used_bytes:                 %llu bytes\n", static_cast<unsigned long long>(s.arena_used_bytes));
   if (s.supported) {
-    std::printf("smallest working arena:           %llu bytes%s\n",
-                static_cast<unsigned long long>(s.min_arena_bytes),
+    std::printf("smallest working arena:           %llu bytes%s\n", static_cast<unsigned long long>(s.min_arena_bytes),
                 s.min_arena_bytes > s.arena_used_bytes ? " (planning needs temporary memory)" : "");
     if (s.safe_arena_bytes > s.min_arena_bytes) {
       std::printf("every arena from:                 %llu bytes works\n",
@@ -47,8 +46,9 @@ void PrintText(const SizeArgs& a, const tflm::ArenaSize& s) {
 
 void RegisterSize(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<SizeArgs>();
-  auto* cmd = root.add_subcommand("size", "The exact tensor arena stock TFLM needs for a model on a target: head, "
-                                          "tail by category, arena_used_bytes and the smallest working arena");
+  auto* cmd = root.add_subcommand("size",
+                                  "The exact tensor arena stock TFLM needs for a model on a target: head, "
+                                  "tail by category, arena_used_bytes and the smallest working arena");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   std::string targets;
   for (const auto& t : tflm::Targets()) targets += "\n  " + t.name + ": " + t.description;

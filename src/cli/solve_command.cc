@@ -10,8 +10,8 @@
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
-#include "cli/solving.h"
 #include "cli/progress.h"
+#include "cli/solving.h"
 #include "plan/csv.h"
 #include "report/html_report.h"
 #include "report/printable.h"
@@ -50,7 +50,8 @@ int RunSolve(const SolveCommandArgs& a) {
     if (a.format == "json") std::cout << report::JsonText(o.doc) << "\n";
     return kExitNoSolution;
   }
-  std::string body = a.format == "json" ? report::JsonText(o.doc) + "\n" : plan::WriteCsv(csv->ids, csv->problem, r.plan);
+  std::string body = a.format == "json" ? report::JsonText(o.doc) + "\n"
+                                        : plan::WriteCsv(csv->ids, csv->problem, r.plan);
   if (!body.empty() && body.back() != '\n') body += '\n';
   if (a.output.empty()) {
     std::cout << body;
@@ -81,13 +82,17 @@ int RunSolve(const SolveCommandArgs& a) {
 
 void RegisterSolve(CLI::App& root, int& exit_code) {
   auto a = std::make_shared<SolveCommandArgs>();
-  auto* cmd = root.add_subcommand("solve", "Plan a generic problem in MiniMalloc's CSV format (id,lower,upper,size"
-                                           "[,alignment][,offset]; upper exclusive) and write it back with offsets");
+  auto* cmd = root.add_subcommand("solve",
+                                  "Plan a generic problem in MiniMalloc's CSV format (id,lower,upper,size"
+                                  "[,alignment][,offset]; upper exclusive) and write it back with offsets");
   cmd->add_option("PROBLEM", a->problem, "a problem .csv")->required();
   AddPlannerOption(*cmd, &a->planner, "the problem");
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--time-limit", a->time_limit, "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and search), verifying, writing")->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-limit", a->time_limit,
+                  "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and search), "
+                  "verifying, writing")
+      ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--minimize", a->minimize, "with --capacity: minimise the height instead of only fitting");
   cmd->add_option("--format", a->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", a->output, "write the CSV / JSON here instead of stdout");

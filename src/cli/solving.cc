@@ -27,7 +27,10 @@ nlohmann::json SolveJson(const SolveArgs& a, const plan::CsvProblem& csv, const 
   nlohmann::json bufs = nlohmann::json::array();
   for (size_t i = 0; i < csv.problem.buffers.size() && i < r.plan.offsets.size(); ++i) {
     const auto& b = csv.problem.buffers[i];
-    bufs.push_back({{"id", csv.ids[i]}, {"lower", b.first}, {"upper", b.last + 1}, {"size", b.size},
+    bufs.push_back({{"id", csv.ids[i]},
+                    {"lower", b.first},
+                    {"upper", b.last + 1},
+                    {"size", b.size},
                     {"offset", r.plan.offsets[i]}});
   }
   j["buffers"] = std::move(bufs);
@@ -65,9 +68,9 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
   if (!result.ok()) {
     const ErrorCode code = result.status().code();
     if (code == ErrorCode::kDeadlineExceeded || code == ErrorCode::kCancelled) {
-      return Status(ErrorCode::kInfeasible, "no plan within capacity " + std::to_string(a.capacity) +
-                                                " found in the time limit (not proven infeasible): " +
-                                                result.status().message());
+      return Status(ErrorCode::kInfeasible,
+                    "no plan within capacity " + std::to_string(a.capacity) +
+                        " found in the time limit (not proven infeasible): " + result.status().message());
     }
     return result.status();
   }

@@ -14,11 +14,11 @@
 namespace arenaplan::cli {
 
 struct SolveArgs {
-  std::string problem;          // the name in the document (the CSV path for the CLI)
+  std::string problem;  // the name in the document (the CSV path for the CLI)
   std::string planner = "best";
-  int64_t capacity = 0;         // 0 = unbounded (the height is minimised)
+  int64_t capacity = 0;  // 0 = unbounded (the height is minimised)
   double time_limit = 0;
-  bool minimize = false;        // with a capacity: minimise instead of only fitting
+  bool minimize = false;  // with a capacity: minimise instead of only fitting
 };
 
 struct SolveOutcome {

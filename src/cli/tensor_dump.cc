@@ -17,7 +17,8 @@ namespace fs = std::filesystem;
 
 nlohmann::json QuantizationJson(const model::Tensor& t) {
   if (!t.quantization) return nullptr;
-  return {{"scale", t.quantization->scale}, {"zero_point", t.quantization->zero_point},
+  return {{"scale", t.quantization->scale},
+          {"zero_point", t.quantization->zero_point},
           {"quantized_dimension", t.quantization->quantized_dimension}};
 }
 
@@ -37,16 +38,26 @@ std::string Element(const std::string& dtype, const std::vector<uint8_t>& bytes,
     return v;
   };
   char buf[48];
-  if (dtype == "FLOAT32") std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(read(float{})));
-  else if (dtype == "FLOAT64") std::snprintf(buf, sizeof buf, "%.17g", read(double{}));
-  else if (dtype == "INT8") std::snprintf(buf, sizeof buf, "%d", read(int8_t{}));
-  else if (dtype == "UINT8" || dtype == "BOOL") std::snprintf(buf, sizeof buf, "%u", read(uint8_t{}));
-  else if (dtype == "INT16") std::snprintf(buf, sizeof buf, "%d", read(int16_t{}));
-  else if (dtype == "UINT16") std::snprintf(buf, sizeof buf, "%u", read(uint16_t{}));
-  else if (dtype == "INT32") std::snprintf(buf, sizeof buf, "%d", read(int32_t{}));
-  else if (dtype == "UINT32") std::snprintf(buf, sizeof buf, "%u", read(uint32_t{}));
-  else if (dtype == "INT64") std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(read(int64_t{})));
-  else std::snprintf(buf, sizeof buf, "0x%02x", bytes[i]);
+  if (dtype == "FLOAT32")
+    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(read(float{})));
+  else if (dtype == "FLOAT64")
+    std::snprintf(buf, sizeof buf, "%.17g", read(double{}));
+  else if (dtype == "INT8")
+    std::snprintf(buf, sizeof buf, "%d", read(int8_t{}));
+  else if (dtype == "UINT8" || dtype == "BOOL")
+    std::snprintf(buf, sizeof buf, "%u", read(uint8_t{}));
+  else if (dtype == "INT16")
+    std::snprintf(buf, sizeof buf, "%d", read(int16_t{}));
+  else if (dtype == "UINT16")
+    std::snprintf(buf, sizeof buf, "%u", read(uint16_t{}));
+  else if (dtype == "INT32")
+    std::snprintf(buf, sizeof buf, "%d", read(int32_t{}));
+  else if (dtype == "UINT32")
+    std::snprintf(buf, sizeof buf, "%u", read(uint32_t{}));
+  else if (dtype == "INT64")
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(read(int64_t{})));
+  else
+    std::snprintf(buf, sizeof buf, "0x%02x", bytes[i]);
   return buf;
 }
 
@@ -60,10 +71,11 @@ size_t ElementSize(const std::string& dtype) {
 // "op 3 (CONV_2D), tensor 'name' (s0t7, INT8 [1,2,3])".
 std::string Describe(const nlohmann::json& e) {
   const uint32_t sg = e.at("subgraph").get<uint32_t>();
-  return std::string(sg ? "subgraph " + std::to_string(sg) + ", " : "") + "op " + std::to_string(e.at("op").get<uint32_t>()) +
-         " (" + e.at("op_name").get<std::string>() + "), tensor '" + e.at("name").get<std::string>() + "' (s" +
-         std::to_string(sg) + "t" + std::to_string(e.at("tensor").get<int32_t>()) + ", " +
-         e.at("dtype").get<std::string>() + " " + ShapeText(e.at("shape")) + ")";
+  return std::string(sg ? "subgraph " + std::to_string(sg) + ", " : "") + "op " +
+         std::to_string(e.at("op").get<uint32_t>()) + " (" + e.at("op_name").get<std::string>() + "), tensor '" +
+         e.at("name").get<std::string>() + "' (s" + std::to_string(sg) + "t" +
+         std::to_string(e.at("tensor").get<int32_t>()) + ", " + e.at("dtype").get<std::string>() + " " +
+         ShapeText(e.at("shape")) + ")";
 }
 
 // A tensor's bytes; the index names a file inside the dump folder, nothing else.
@@ -81,7 +93,8 @@ Result<std::string> TensorDifference(const std::string& dir_a, const nlohmann::j
   if (a.at("dtype") != b.at("dtype")) {
     return "dtypes differ: " + a.at("dtype").get<std::string>() + " vs " + b.at("dtype").get<std::string>();
   }
-  if (a.at("shape") != b.at("shape")) return "shapes differ: " + ShapeText(a.at("shape")) + " vs " + ShapeText(b.at("shape"));
+  if (a.at("shape") != b.at("shape"))
+    return "shapes differ: " + ShapeText(a.at("shape")) + " vs " + ShapeText(b.at("shape"));
   auto da = ReadDumpFile(dir_a, a);
   if (!da.ok()) return da.status();
   auto db = ReadDumpFile(dir_b, b);
@@ -163,9 +176,14 @@ rt::StatusCode TensorDumper::Dump(const rt::Interpreter& interpreter, uint32_t s
     const auto key = std::make_pair(subgraph, t);
     auto found = entry_of_.find(key);
     if (found == entry_of_.end()) {
-      nlohmann::json e = {{"file", FileName(subgraph, op, t, tensor.name)}, {"subgraph", subgraph}, {"op", op},
-                          {"op_name", model_.code_of(o).name}, {"tensor", t}, {"name", tensor.name},
-                          {"quantization", QuantizationJson(tensor)}, {"executions", 0}};
+      nlohmann::json e = {{"file", FileName(subgraph, op, t, tensor.name)},
+                          {"subgraph", subgraph},
+                          {"op", op},
+                          {"op_name", model_.code_of(o).name},
+                          {"tensor", t},
+                          {"name", tensor.name},
+                          {"quantization", QuantizationJson(tensor)},
+                          {"executions", 0}};
       found = entry_of_.emplace(key, index_.size()).first;
       index_.push_back(std::move(e));
     }
@@ -193,7 +211,10 @@ Status TensorDumper::WriteIndex(const nlohmann::json& header) const {
 }
 
 nlohmann::json DumpComparison::ToJson() const {
-  return {{"compared", compared}, {"only_first", only_first}, {"only_second", only_second}, {"differs", differs},
+  return {{"compared", compared},
+          {"only_first", only_first},
+          {"only_second", only_second},
+          {"differs", differs},
           {"difference", differs ? nlohmann::json(difference) : nlohmann::json(nullptr)}};
 }
 

@@ -37,7 +37,7 @@ class TensorDumper {
 
   const Status& status() const { return status_; }  // the first write error
   size_t tensors() const { return index_.size(); }
-  bool enabled = true;                                // false: the callback does nothing
+  bool enabled = true;  // false: the callback does nothing
 
  private:
   rt::StatusCode Dump(const rt::Interpreter& interpreter, uint32_t subgraph, uint32_t op);
@@ -47,7 +47,7 @@ class TensorDumper {
   const model::Model& model_;
   Status status_;
   nlohmann::json index_ = nlohmann::json::array();
-  std::map<std::pair<uint32_t, int32_t>, size_t> entry_of_;  // (subgraph, tensor) -> index_ entry
+  std::map<std::pair<uint32_t, int32_t>, size_t> entry_of_;       // (subgraph, tensor) -> index_ entry
   std::map<std::string, std::pair<uint32_t, int32_t>> owner_of_;  // file name -> (subgraph, tensor)
 };
 
@@ -55,11 +55,11 @@ class TensorDumper {
 std::string SanitizeFileName(const std::string& name);
 
 struct DumpComparison {
-  size_t compared = 0;        // tensors present in both dumps (matched by subgraph and name)
-  size_t only_first = 0;      // tensors of the first dump missing from the second
+  size_t compared = 0;    // tensors present in both dumps (matched by subgraph and name)
+  size_t only_first = 0;  // tensors of the first dump missing from the second
   size_t only_second = 0;
   bool differs = false;
-  std::string difference;     // one line: op, tensor and how they differ (empty when equal)
+  std::string difference;  // one line: op, tensor and how they differ (empty when equal)
   nlohmann::json ToJson() const;
 };
 

@@ -16,17 +16,17 @@ namespace arenaplan::graph {
 
 struct AliveBuffer {
   std::string name;
-  uint64_t bytes = 0;   // rounded to 16
+  uint64_t bytes = 0;  // rounded to 16
   int64_t first = 0, last = 0;
 };
 
 struct MemoryProfile {
-  uint64_t macs = 0;                  // all ops of all subgraphs
-  std::vector<uint64_t> op_macs;      // subgraph 0, per op
-  std::vector<uint64_t> live_bytes;   // per time step 0..steps (TFLM's counter)
-  uint64_t peak_bytes = 0;            // max of live_bytes: the planner's lower bound
-  int64_t peak_step = 0;              // first step at the peak (op peak_step - 1 runs there)
-  std::string peak_op;                // "op 12 (DEPTHWISE_CONV_2D)", or "inputs"
+  uint64_t macs = 0;                       // all ops of all subgraphs
+  std::vector<uint64_t> op_macs;           // subgraph 0, per op
+  std::vector<uint64_t> live_bytes;        // per time step 0..steps (TFLM's counter)
+  uint64_t peak_bytes = 0;                 // max of live_bytes: the planner's lower bound
+  int64_t peak_step = 0;                   // first step at the peak (op peak_step - 1 runs there)
+  std::string peak_op;                     // "op 12 (DEPTHWISE_CONV_2D)", or "inputs"
   std::vector<AliveBuffer> alive_at_peak;  // largest first
 };
 

@@ -7,7 +7,8 @@ namespace arenaplan::graph {
 
 BuiltinOperator OpCode(const Graph& g, const tflo::OperatorT& op) {
   const auto& c = *g.operator_codes[op.opcode_index];
-  return static_cast<BuiltinOperator>(std::max<int32_t>(c.deprecated_builtin_code, static_cast<int32_t>(c.builtin_code)));
+  return static_cast<BuiltinOperator>(
+      std::max<int32_t>(c.deprecated_builtin_code, static_cast<int32_t>(c.builtin_code)));
 }
 
 std::string OpName(const Graph& g, const tflo::OperatorT& op) {
@@ -143,7 +144,8 @@ void PruneBuffers(Graph& g) {
     for (auto& t : sg->tensors) t->buffer = t->buffer < to.size() ? to[t->buffer] : 0;
   }
   for (auto& m : g.metadata) m->buffer = m->buffer < to.size() ? to[m->buffer] : 0;
-  for (int32_t& b : g.metadata_buffer) b = b >= 0 && static_cast<size_t>(b) < to.size() ? static_cast<int32_t>(to[static_cast<size_t>(b)]) : b;
+  for (int32_t& b : g.metadata_buffer)
+    b = b >= 0 && static_cast<size_t>(b) < to.size() ? static_cast<int32_t>(to[static_cast<size_t>(b)]) : b;
 }
 
 }  // namespace
@@ -165,7 +167,8 @@ void PruneUnused(Graph& g) {
       if (sig->subgraph_index != s) continue;
       for (auto* maps : {&sig->inputs, &sig->outputs}) {
         for (auto& m : *maps) {
-          if (m->tensor_index < to.size() && to[m->tensor_index] >= 0) m->tensor_index = static_cast<uint32_t>(to[m->tensor_index]);
+          if (m->tensor_index < to.size() && to[m->tensor_index] >= 0)
+            m->tensor_index = static_cast<uint32_t>(to[m->tensor_index]);
         }
       }
     }

@@ -44,5 +44,4 @@ void RemoveMetadata(Graph& g, const std::string& name);
 // Sets metadata entry `name` to `data` (a new buffer; an existing entry of that name is replaced).
 void SetMetadata(Graph& g, const std::string& name, const std::string& data);
 
-
 }  // namespace arenaplan::graph

@@ -32,7 +32,9 @@ void Rename(model::Graph& g, size_t s, int32_t from, int32_t to) {
   }
 }
 
-bool IsInteger8(tflo::TensorType t) { return t == tflo::TensorType::INT8 || t == tflo::TensorType::UINT8 || t == tflo::TensorType::INT16; }
+bool IsInteger8(tflo::TensorType t) {
+  return t == tflo::TensorType::INT8 || t == tflo::TensorType::UINT8 || t == tflo::TensorType::INT16;
+}
 
 void Inputs(model::Graph& g, PassReport& r) {
   auto& sg = *g.subgraphs[0];
@@ -69,7 +71,8 @@ void Outputs(model::Graph& g, PassReport& r) {
     for (size_t i = 0; i < sg.operators.size(); ++i) {
       if (std::count(sg.operators[i]->outputs.begin(), sg.operators[i]->outputs.end(), out)) writer = i;
     }
-    if (writer == sg.operators.size() || OpCode(g, *sg.operators[writer]) != B::DEQUANTIZE || Uses(sg, out, &reader) != 0) {
+    if (writer == sg.operators.size() || OpCode(g, *sg.operators[writer]) != B::DEQUANTIZE ||
+        Uses(sg, out, &reader) != 0) {
       r.skipped.push_back("output " + t.name + ": not written by a DEQUANTIZE alone");
       continue;
     }

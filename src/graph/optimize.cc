@@ -19,7 +19,8 @@ struct Best {
 };
 
 double ExtraPct(uint64_t macs, uint64_t base) {
-  return base == 0 ? (macs > base ? 100.0 : 0.0) : 100.0 * (static_cast<double>(macs) - static_cast<double>(base)) / static_cast<double>(base);
+  return base == 0 ? (macs > base ? 100.0 : 0.0)
+                   : 100.0 * (static_cast<double>(macs) - static_cast<double>(base)) / static_cast<double>(base);
 }
 
 Result<MemoryProfile> Profile(const std::vector<uint8_t>& bytes) {
@@ -96,10 +97,13 @@ std::vector<int32_t> NarrowPoints(const model::Graph& g) {
   const int32_t n = static_cast<int32_t>(sg.operators.size());
   std::vector<int32_t> producer(sg.tensors.size(), -1), last_read(sg.tensors.size(), -1);
   for (int32_t i = 0; i < n; ++i) {
-    for (int32_t t : sg.operators[static_cast<size_t>(i)]->outputs) if (t >= 0) producer[static_cast<size_t>(t)] = i;
-    for (int32_t t : sg.operators[static_cast<size_t>(i)]->inputs) if (t >= 0) last_read[static_cast<size_t>(t)] = i;
+    for (int32_t t : sg.operators[static_cast<size_t>(i)]->outputs)
+      if (t >= 0) producer[static_cast<size_t>(t)] = i;
+    for (int32_t t : sg.operators[static_cast<size_t>(i)]->inputs)
+      if (t >= 0) last_read[static_cast<size_t>(t)] = i;
   }
-  for (int32_t t : sg.outputs) if (t >= 0) last_read[static_cast<size_t>(t)] = n;
+  for (int32_t t : sg.outputs)
+    if (t >= 0) last_read[static_cast<size_t>(t)] = n;
   std::vector<int32_t> points;
   for (int32_t i = 1; i < n; ++i) {
     int32_t crossing = 0;
@@ -139,8 +143,9 @@ bool PatchAroundPeak(const OptimizeOptions& o, const Evaluator& evaluate, uint64
 
 }  // namespace
 
-Result<OptimizeResult> Optimize(const std::vector<uint8_t>& input, const OptimizeOptions& o, const Evaluator& evaluate,
-                                const std::function<Result<std::vector<uint8_t>>(const std::vector<uint8_t>&)>& finish) {
+Result<OptimizeResult> Optimize(
+    const std::vector<uint8_t>& input, const OptimizeOptions& o, const Evaluator& evaluate,
+    const std::function<Result<std::vector<uint8_t>>(const std::vector<uint8_t>&)>& finish) {
   auto graph = model::ReadGraph(input.data(), input.size());
   if (!graph.ok()) return graph.status();
   OptimizeResult r;
@@ -179,14 +184,17 @@ Result<OptimizeResult> Optimize(const std::vector<uint8_t>& input, const Optimiz
     }
     // The rest of the model alone needs at least its live peak after the split.
     const auto& live = base_profile->live_bytes;
-    const uint64_t rest = live.size() > k + 1 ? *std::max_element(live.begin() + static_cast<long>(k) + 1, live.end()) : 0;
+    const uint64_t rest = live.size() > k + 1 ? *std::max_element(live.begin() + static_cast<long>(k) + 1, live.end())
+                                              : 0;
     if (rest >= best.figures.head) continue;
     TrySplit(g, *p, o, evaluate, base_macs, {}, best, zero, r);
   }
   for (int round = 0; round < 3 && !best.what.empty(); ++round) {
     if (!PatchAroundPeak(o, evaluate, base_macs, best, zero, r)) break;
   }
-  if (best.what.empty()) r.skipped.push_back("patches: no prefix helps" + (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
+  if (best.what.empty())
+    r.skipped.push_back("patches: no prefix helps" +
+                        (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
   r.rewrites.insert(r.rewrites.end(), best.what.begin(), best.what.end());
   auto out = finish(Annotated(best.bytes, r.rewrites));
   if (!out.ok()) {

@@ -21,8 +21,8 @@ namespace arenaplan::graph {
 struct Figures {
   uint64_t head = 0;
   uint64_t tail = 0;
-  uint64_t arena_used = 0;   // head + tail
-  uint64_t min_arena = 0;    // the smallest arena that works (the figure optimized)
+  uint64_t arena_used = 0;  // head + tail
+  uint64_t min_arena = 0;   // the smallest arena that works (the figure optimized)
 };
 
 // Measures a candidate model. `final` asks for the exact figure (e.g. with the best planner);
@@ -36,7 +36,7 @@ struct OptimizeOptions {
 };
 
 struct OptimizeResult {
-  std::vector<uint8_t> bytes;     // the model to write (the input when nothing helped)
+  std::vector<uint8_t> bytes;  // the model to write (the input when nothing helped)
   bool changed = false;
   Figures before, after;
   uint64_t macs_before = 0, macs_after = 0;
@@ -46,7 +46,7 @@ struct OptimizeResult {
   std::vector<std::string> rewrites;  // what changed, one line each
   std::vector<std::string> skipped;   // what was left alone and why
   MemoryProfile profile_before, profile_after;
-  int32_t candidates = 0;             // patch candidates evaluated
+  int32_t candidates = 0;  // patch candidates evaluated
 };
 
 // `finish` turns the chosen graph's bytes into the bytes to write (e.g. adds an offline plan) and

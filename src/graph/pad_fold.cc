@@ -72,7 +72,8 @@ std::string WhyNot(const model::Graph& g, const tflo::SubGraphT& sg, const tflo:
   if (h.pad_before != padded.h.pad_before || w.pad_before != padded.w.pad_before ||
       OutputSize(true, in.shape[1], h) != conv_out[1] || OutputSize(true, in.shape[2], w) != conv_out[2]) {
     return "pads (" + std::to_string(padded.h.pad_before) + ", " + std::to_string(padded.w.pad_before) +
-           ") in front where SAME would pad (" + std::to_string(h.pad_before) + ", " + std::to_string(w.pad_before) + ")";
+           ") in front where SAME would pad (" + std::to_string(h.pad_before) + ", " + std::to_string(w.pad_before) +
+           ")";
   }
   return "";
 }
@@ -109,7 +110,8 @@ PassReport FoldPads(model::Graph& g) {
       conv.inputs[0] = pad.inputs[0];
       if (auto* o = conv.builtin_options.AsConv2DOptions()) o->padding = tflo::Padding::SAME;
       if (auto* o = conv.builtin_options.AsDepthwiseConv2DOptions()) o->padding = tflo::Padding::SAME;
-      r.done.push_back(where + " folded into op " + std::to_string(readers[0] + removed) + " (" + OpName(g, conv) + ", SAME)");
+      r.done.push_back(where + " folded into op " + std::to_string(readers[0] + removed) + " (" + OpName(g, conv) +
+                       ", SAME)");
       sg.operators.erase(sg.operators.begin() + static_cast<long>(i));
       --i;
       ++removed;

@@ -14,7 +14,9 @@ struct Region {
   bool operator==(const Region& o) const { return h == o.h && w == o.w; }
 };
 
-const std::vector<int32_t>& Shape(const tflo::SubGraphT& sg, int32_t t) { return sg.tensors[static_cast<size_t>(t)]->shape; }
+const std::vector<int32_t>& Shape(const tflo::SubGraphT& sg, int32_t t) {
+  return sg.tensors[static_cast<size_t>(t)]->shape;
+}
 int32_t Extent(const tflo::SubGraphT& sg, int32_t t, int32_t axis) { return Shape(sg, t)[static_cast<size_t>(axis)]; }
 std::string Str(int64_t v) { return std::to_string(v); }
 
@@ -71,19 +73,23 @@ Result<Prefix> AnalyzeSegment(const model::Graph& g, int32_t begin, int32_t spli
   // The cut: prefix outputs that later ops or the subgraph outputs read.
   std::vector<int32_t> cut;
   auto note = [&](int32_t t) {
-    if (t >= 0 && producer[static_cast<size_t>(t)] >= begin && std::find(cut.begin(), cut.end(), t) == cut.end()) cut.push_back(t);
+    if (t >= 0 && producer[static_cast<size_t>(t)] >= begin && std::find(cut.begin(), cut.end(), t) == cut.end())
+      cut.push_back(t);
   };
   for (size_t i = static_cast<size_t>(split); i < sg.operators.size(); ++i) {
     for (int32_t t : sg.operators[i]->inputs) note(t);
   }
   for (int32_t t : sg.outputs) note(t);
-  if (cut.size() != 1) return Unsupported("the prefix hands " + Str(static_cast<int64_t>(cut.size())) + " tensors to the rest (needs one)");
+  if (cut.size() != 1)
+    return Unsupported("the prefix hands " + Str(static_cast<int64_t>(cut.size())) +
+                       " tensors to the rest (needs one)");
   Prefix p;
   p.begin = begin;
   p.split = split;
   p.tensor = cut[0];
   const auto& s = Shape(sg, p.tensor);
-  if (s.size() != 4 || s[0] != 1) return Unsupported("split tensor " + sg.tensors[static_cast<size_t>(p.tensor)]->name + " is not [1, H, W, C]");
+  if (s.size() != 4 || s[0] != 1)
+    return Unsupported("split tensor " + sg.tensors[static_cast<size_t>(p.tensor)]->name + " is not [1, H, W, C]");
   p.ops.resize(static_cast<size_t>(split - begin));
   p.axes.resize(sg.tensors.size());
   p.in_prefix.assign(sg.tensors.size(), false);
@@ -136,7 +142,8 @@ class PatchWriter {
       Region u = out;
       if (s.kind == SpatialKind::kWindow) u = {WindowInput(out.h, s.h), WindowInput(out.w, s.w)};
       if (s.kind == SpatialKind::kPad) {
-        u = {{out.h.begin - s.h.pad_before, out.h.end - s.h.pad_before}, {out.w.begin - s.w.pad_before, out.w.end - s.w.pad_before}};
+        u = {{out.h.begin - s.h.pad_before, out.h.end - s.h.pad_before},
+             {out.w.begin - s.w.pad_before, out.w.end - s.w.pad_before}};
       }
       for (int32_t k : s.region_inputs) {
         const int32_t t = op.inputs[static_cast<size_t>(k)];
@@ -229,7 +236,8 @@ class PatchWriter {
     if (s.kind == SpatialKind::kPad) {
       bool any = false;
       const int32_t in = orig.inputs[0];
-      const int32_t pads = Paddings(in, want_[static_cast<size_t>(i)][0], sg_.tensors[static_cast<size_t>(out)]->name + "/patch" + Str(id_), &any);
+      const int32_t pads = Paddings(in, want_[static_cast<size_t>(i)][0],
+                                    sg_.tensors[static_cast<size_t>(out)]->name + "/patch" + Str(id_), &any);
       if (!any) {  // interior patch: the pad copies its input unchanged
         avail[out] = {op->inputs[0], r};
         return;
@@ -251,8 +259,8 @@ class PatchWriter {
   const std::vector<std::unique_ptr<tflo::OperatorT>>& ops_;
   const Prefix& p_;
   int32_t id_ = 0;
-  std::map<int32_t, Region> need_;            // clipped region each tensor must hold
-  std::vector<std::vector<Region>> want_;     // per op, per region input: unclipped region read
+  std::map<int32_t, Region> need_;         // clipped region each tensor must hold
+  std::vector<std::vector<Region>> want_;  // per op, per region input: unclipped region read
 };
 
 int32_t Concat(model::Graph& g, tflo::SubGraphT& sg, const std::vector<int32_t>& parts, int32_t axis, int32_t out,
@@ -261,7 +269,8 @@ int32_t Concat(model::Graph& g, tflo::SubGraphT& sg, const std::vector<int32_t>&
   if (out < 0) {
     std::vector<int32_t> shape = sg.tensors[static_cast<size_t>(parts[0])]->shape;
     shape[static_cast<size_t>(axis)] = 0;
-    for (int32_t t : parts) shape[static_cast<size_t>(axis)] += sg.tensors[static_cast<size_t>(t)]->shape[static_cast<size_t>(axis)];
+    for (int32_t t : parts)
+      shape[static_cast<size_t>(axis)] += sg.tensors[static_cast<size_t>(t)]->shape[static_cast<size_t>(axis)];
     out = AddTensorLike(sg, *sg.tensors[static_cast<size_t>(parts[0])], name, shape);
   }
   auto& op = AddOperator(g, sg, B::CONCATENATION, parts, {out});
@@ -293,9 +302,11 @@ Result<PatchResult> PatchPrefix(const model::Graph& g, const Prefix& prefix, Pat
   std::vector<int32_t> strips;
   for (size_t i = 0; i < rows.size(); ++i) {
     std::vector<int32_t> patches;
-    for (size_t j = 0; j < cols.size(); ++j) patches.push_back(w.Emit({rows[i], cols[j]}, static_cast<int32_t>(i * cols.size() + j)));
+    for (size_t j = 0; j < cols.size(); ++j)
+      patches.push_back(w.Emit({rows[i], cols[j]}, static_cast<int32_t>(i * cols.size() + j)));
     const bool last = rows.size() == 1;
-    strips.push_back(Concat(*res.graph, sg, patches, 2, last ? prefix.tensor : -1, name + "/strip" + Str(static_cast<int64_t>(i)), &w.ops_added));
+    strips.push_back(Concat(*res.graph, sg, patches, 2, last ? prefix.tensor : -1,
+                            name + "/strip" + Str(static_cast<int64_t>(i)), &w.ops_added));
   }
   if (rows.size() > 1) Concat(*res.graph, sg, strips, 1, prefix.tensor, name, &w.ops_added);
   for (auto it = old.begin() + prefix.split; it != old.end(); ++it) sg.operators.push_back(std::move(*it));

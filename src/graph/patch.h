@@ -23,13 +23,13 @@
 namespace arenaplan::graph {
 
 struct Prefix {
-  int32_t begin = 0;         // ops [begin, split) of subgraph 0 (0: a prefix of the model)
+  int32_t begin = 0;  // ops [begin, split) of subgraph 0 (0: a prefix of the model)
   int32_t split = 0;
-  int32_t tensor = -1;       // S: the one tensor the rest of the model reads from the prefix
-  std::vector<SpatialOp> ops;  // per op of the segment, ops[i] is op begin + i
-  std::vector<Axes> axes;    // per tensor of subgraph 0 (meaningful inside the prefix)
+  int32_t tensor = -1;          // S: the one tensor the rest of the model reads from the prefix
+  std::vector<SpatialOp> ops;   // per op of the segment, ops[i] is op begin + i
+  std::vector<Axes> axes;       // per tensor of subgraph 0 (meaningful inside the prefix)
   std::vector<bool> in_prefix;  // per tensor: produced by a prefix op or a model input it reads
-  uint64_t macs = 0;         // of the prefix as stored
+  uint64_t macs = 0;            // of the prefix as stored
 };
 
 // Whether ops [begin, split) can run patch by patch: one tensor S leaves the segment, and what

@@ -29,7 +29,7 @@ Evaluator RuntimeEvaluator() {
 
 Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options) {
   return Optimize(bytes, options, RuntimeEvaluator(),
-                         [](const std::vector<uint8_t>& b) -> Result<std::vector<uint8_t>> { return b; });
+                  [](const std::vector<uint8_t>& b) -> Result<std::vector<uint8_t>> { return b; });
 }
 
 }  // namespace arenaplan::graph

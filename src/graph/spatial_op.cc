@@ -9,7 +9,9 @@ namespace {
 
 using B = BuiltinOperator;
 
-const std::vector<int32_t>& Shape(const tflo::SubGraphT& sg, int32_t t) { return sg.tensors[static_cast<size_t>(t)]->shape; }
+const std::vector<int32_t>& Shape(const tflo::SubGraphT& sg, int32_t t) {
+  return sg.tensors[static_cast<size_t>(t)]->shape;
+}
 
 uint64_t Elements(const std::vector<int32_t>& s) {
   uint64_t n = 1;
@@ -18,9 +20,11 @@ uint64_t Elements(const std::vector<int32_t>& s) {
 }
 
 bool IsPointwise(B c) {
-  static const std::set<B> kOps = {B::RELU, B::RELU6, B::RELU_N1_TO_1, B::RELU_0_TO_1, B::LEAKY_RELU, B::QUANTIZE,
-                                   B::DEQUANTIZE, B::LOGISTIC, B::TANH, B::HARD_SWISH, B::ABS, B::NEG, B::ADD, B::SUB,
-                                   B::MUL, B::MAXIMUM, B::MINIMUM, B::SQUARED_DIFFERENCE, B::PRELU, B::ELU};
+  static const std::set<B> kOps = {
+      B::RELU,       B::RELU6,    B::RELU_N1_TO_1, B::RELU_0_TO_1, B::LEAKY_RELU, B::QUANTIZE,
+      B::DEQUANTIZE, B::LOGISTIC, B::TANH,         B::HARD_SWISH,  B::ABS,        B::NEG,
+      B::ADD,        B::SUB,      B::MUL,          B::MAXIMUM,     B::MINIMUM,    B::SQUARED_DIFFERENCE,
+      B::PRELU,      B::ELU};
   return kOps.count(c) > 0;
 }
 
@@ -103,7 +107,8 @@ Result<SpatialOp> PadOp(const Graph& g, const tflo::SubGraphT& sg, const tflo::O
   for (int32_t d = 0; d < 2 * static_cast<int32_t>(in.size()); ++d) {
     if (p[d] < 0 || p[d] > (1 << 16)) return Fail("paddings negative or huge");
   }
-  if (op.inputs.size() > 2 && op.inputs[2] >= 0 && !IsConstant(g, sg, op.inputs[2])) return Fail("pad value not constant");
+  if (op.inputs.size() > 2 && op.inputs[2] >= 0 && !IsConstant(g, sg, op.inputs[2]))
+    return Fail("pad value not constant");
   return s;
 }
 
@@ -116,10 +121,12 @@ Result<SpatialOp> TransposeOp(const Graph& g, const tflo::SubGraphT& sg, const t
   const auto* perm = reinterpret_cast<const int32_t*>(data.data());
   std::vector<bool> seen(rank, false);
   for (size_t i = 0; i < rank; ++i) {
-    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[static_cast<size_t>(perm[i])]) return Fail("not a permutation");
+    if (perm[i] < 0 || static_cast<size_t>(perm[i]) >= rank || seen[static_cast<size_t>(perm[i])])
+      return Fail("not a permutation");
     seen[static_cast<size_t>(perm[i])] = true;
   }
-  if (static_cast<size_t>(axes.h) >= rank || static_cast<size_t>(axes.w) >= rank) return Fail("layout outside the rank");
+  if (static_cast<size_t>(axes.h) >= rank || static_cast<size_t>(axes.w) >= rank)
+    return Fail("layout outside the rank");
   SpatialOp s;
   s.kind = SpatialKind::kTranspose;
   s.region_inputs = {0};
@@ -159,8 +166,7 @@ Result<SpatialOp> PointwiseOp(const Graph& g, const tflo::SubGraphT& sg, const t
 
 }  // namespace
 
-Result<SpatialOp> ClassifySpatial(const Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& op,
-                                  Axes out_axes) {
+Result<SpatialOp> ClassifySpatial(const Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& op, Axes out_axes) {
   const B code = OpCode(g, op);
   if (op.outputs.size() != 1 || op.inputs.empty() || op.inputs[0] < 0) return Fail("not one input and one output");
   const auto& out = Shape(sg, op.outputs[0]);
@@ -205,8 +211,7 @@ uint64_t OpMacs(const Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT
       const int32_t k = o != nullptr && o->adj_x ? a[a.size() - 2] : a.back();
       return Elements(out) * static_cast<uint64_t>(std::max(k, 0));
     }
-    default:
-      return 0;
+    default: return 0;
   }
 }
 

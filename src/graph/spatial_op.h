@@ -39,8 +39,7 @@ struct SpatialOp {
 // Classifies op `op` of `sg`, whose output has spatial axes `out_axes`. Unsupported: an op
 // outside the list, batch != 1, a non-constant input of another shape, a pool that pads, a
 // padding on a non-spatial axis... with the reason.
-Result<SpatialOp> ClassifySpatial(const Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& op,
-                                  Axes out_axes);
+Result<SpatialOp> ClassifySpatial(const Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& op, Axes out_axes);
 
 // Multiply-accumulates of any op (CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, TRANSPOSE_CONV,
 // BATCH_MATMUL; 0 for the others): output elements x window taps x input channels per group.

@@ -60,8 +60,8 @@ struct Builder {
     sg().operators.push_back({AddOperatorCode(spec, code), std::move(in), {out}, {}, std::move(options), {}});
   }
   // CONV_2D with [out, k, k, in] weights and a bias.
-  int32_t Conv(const std::string& name, int32_t x, int32_t in_c, int32_t out_c, int32_t k, int32_t stride,
-               int32_t hw, int8_t act, uint32_t seed) {
+  int32_t Conv(const std::string& name, int32_t x, int32_t in_c, int32_t out_c, int32_t k, int32_t stride, int32_t hw,
+               int8_t act, uint32_t seed) {
     const int32_t w = Const(name + "/weights", {out_c, k, k, in_c}, seed, 0.5f);
     const int32_t b = Const(name + "/bias", {out_c}, seed + 1, 0.1f);
     const int32_t y = Tensor(name, {1, hw, hw, out_c});

@@ -68,7 +68,7 @@ Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size) {
   DropTagsWithoutTable(*graph);
   for (size_t i = 0; i < graph->buffers.size(); ++i) {
     tflo::BufferT& b = *graph->buffers[i];
-    if (b.offset <= 1) continue;  // 0 and 1 mean "no external data"
+    if (b.offset <= 1) continue;             // 0 and 1 mean "no external data"
     const Buffer& view = model->buffers[i];  // range checked by ReadModel
     b.data.assign(view.data, view.data + view.size);
     b.offset = 0;

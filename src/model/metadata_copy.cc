@@ -18,10 +18,26 @@ namespace {
 
 constexpr size_t kShiftAlign = 64;  // keeps every alignment of the original file (TFLite uses 16)
 
-uint32_t U32(const uint8_t* p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
-int32_t I32(const uint8_t* p) { int32_t v; std::memcpy(&v, p, 4); return v; }
-uint16_t U16(const uint8_t* p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
-uint64_t U64(const uint8_t* p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+uint32_t U32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+int32_t I32(const uint8_t* p) {
+  int32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint16_t U16(const uint8_t* p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+uint64_t U64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
 
 // A table of the original file: position and its vtable (already verified by ReadModel).
 struct Table {
@@ -63,7 +79,10 @@ class Prefix {
     Put32(0);
   }
   // Reserve a uoffset to be set with SetRef later.
-  size_t Hole() { Put32(0); return out_.size() - 4; }
+  size_t Hole() {
+    Put32(0);
+    return out_.size() - 4;
+  }
   void SetRef(size_t hole, size_t target) { refs_.push_back({hole, target, false}); }
   void Write32(size_t at, uint32_t v) { std::memcpy(out_.data() + at, &v, 4); }
 
@@ -79,7 +98,11 @@ class Prefix {
   }
 
  private:
-  struct Pending { size_t at; size_t target; bool is_original; };
+  struct Pending {
+    size_t at;
+    size_t target;
+    bool is_original;
+  };
   std::vector<uint8_t> out_;
   std::vector<Pending> refs_;
 };
@@ -102,8 +125,7 @@ size_t BeginTable(Prefix& p, const std::vector<uint16_t>& fields, uint16_t table
 
 }  // namespace
 
-Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, size_t size,
-                                                        const std::string& name,
+Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, size_t size, const std::string& name,
                                                         const std::vector<uint8_t>& data) {
   auto model = ReadModel(bytes, size);
   if (!model.ok()) return model.status();
@@ -125,10 +147,22 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
   p.SetRef(0, model_table);
   size_t buffers_hole = 0, metadata_hole = 0;
   for (int id = 0; id < 8; ++id) {
-    if (id == 4) { buffers_hole = p.Hole(); continue; }
-    if (id == 6) { metadata_hole = p.Hole(); continue; }
-    if (fields[id] == 0) { p.Put32(0); continue; }
-    if (id == 0) { p.Put32(U32(bytes + root.Field(0))); continue; }
+    if (id == 4) {
+      buffers_hole = p.Hole();
+      continue;
+    }
+    if (id == 6) {
+      metadata_hole = p.Hole();
+      continue;
+    }
+    if (fields[id] == 0) {
+      p.Put32(0);
+      continue;
+    }
+    if (id == 0) {
+      p.Put32(U32(bytes + root.Field(0)));
+      continue;
+    }
     p.Ref(root.Ref(id), true);
   }
 
@@ -161,7 +195,10 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
   const size_t n_meta = model->metadata.size();
   size_t replace = n_meta;
   for (size_t i = 0; i < n_meta; ++i) {
-    if (model->metadata[i].name == name) { replace = i; break; }
+    if (model->metadata[i].name == name) {
+      replace = i;
+      break;
+    }
   }
   p.Align(4);
   p.SetRef(metadata_hole, p.size());
@@ -169,7 +206,10 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
   size_t new_meta_hole = 0;
   for (size_t i = 0; i < n_meta; ++i) {
     const size_t elem = orig_metadata + 4 + 4 * i;
-    if (i == replace) { new_meta_hole = p.Hole(); continue; }
+    if (i == replace) {
+      new_meta_hole = p.Hole();
+      continue;
+    }
     p.Ref(elem + U32(bytes + elem), true);
   }
   if (replace == n_meta) new_meta_hole = p.Hole();

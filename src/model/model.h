@@ -14,12 +14,28 @@ namespace arenaplan::model {
 
 // Values are the TFLite schema's TensorType values.
 enum class TensorType : int8_t {
-  kFloat32 = 0, kFloat16 = 1, kInt32 = 2, kUInt8 = 3, kInt64 = 4, kString = 5, kBool = 6,
-  kInt16 = 7, kComplex64 = 8, kInt8 = 9, kFloat64 = 10, kComplex128 = 11, kUInt64 = 12,
-  kResource = 13, kVariant = 14, kUInt32 = 15, kUInt16 = 16, kInt4 = 17, kBFloat16 = 18,
+  kFloat32 = 0,
+  kFloat16 = 1,
+  kInt32 = 2,
+  kUInt8 = 3,
+  kInt64 = 4,
+  kString = 5,
+  kBool = 6,
+  kInt16 = 7,
+  kComplex64 = 8,
+  kInt8 = 9,
+  kFloat64 = 10,
+  kComplex128 = 11,
+  kUInt64 = 12,
+  kResource = 13,
+  kVariant = 14,
+  kUInt32 = 15,
+  kUInt16 = 16,
+  kInt4 = 17,
+  kBFloat16 = 18,
 };
 
-const char* TensorTypeName(TensorType type);        // "FLOAT32", ...
+const char* TensorTypeName(TensorType type);  // "FLOAT32", ...
 // Bytes per element as TFLM counts them (INT4 unpacked = 1); nullopt for STRING/VARIANT/unknown.
 std::optional<uint32_t> TensorTypeBytes(TensorType type);
 
@@ -52,27 +68,27 @@ struct Tensor {
   bool is_variable = false;
   bool has_sparsity = false;
   std::optional<Quantization> quantization;  // present when the flatbuffer has scale or zero_point
-  bool has_data = false;        // constant: its buffer holds data
+  bool has_data = false;                     // constant: its buffer holds data
   // Elements x element bytes; nullopt when the type has no fixed size (STRING, VARIANT).
   // Shape products that overflow 64 bits are rejected by the reader.
   std::optional<uint64_t> bytes;
 };
 
 struct OperatorCode {
-  int32_t builtin_code = 0;    // max(deprecated_builtin_code, builtin_code), as TFLM does
-  std::string custom_code;     // for CUSTOM
+  int32_t builtin_code = 0;  // max(deprecated_builtin_code, builtin_code), as TFLM does
+  std::string custom_code;   // for CUSTOM
   int32_t version = 1;
-  std::string name;            // "CONV_2D" or "CUSTOM:<custom_code>" (as golden/models.csv)
+  std::string name;  // "CONV_2D" or "CUSTOM:<custom_code>" (as golden/models.csv)
 };
 
 struct Operator {
-  uint32_t opcode_index = 0;          // into Model::operator_codes
-  std::vector<int32_t> inputs;        // tensor indices; -1 = omitted optional input
+  uint32_t opcode_index = 0;    // into Model::operator_codes
+  std::vector<int32_t> inputs;  // tensor indices; -1 = omitted optional input
   std::vector<int32_t> outputs;
   std::vector<int32_t> intermediates;
   std::vector<int32_t> called_subgraphs;  // IF (then, else), WHILE (cond, body), CALL_ONCE (init)
-  uint8_t builtin_options_type = 0;   // the BuiltinOptions union tag
-  bool adj_x = false;                 // BATCH_MATMUL: transpose the left / right operand
+  uint8_t builtin_options_type = 0;       // the BuiltinOptions union tag
+  bool adj_x = false;                     // BATCH_MATMUL: transpose the left / right operand
   bool adj_y = false;
   // CUSTOM ops' flexbuffer options, in place in the model bytes (nullptr when absent).
   const uint8_t* custom_options = nullptr;

@@ -17,22 +17,26 @@ const char* TensorTypeName(TensorType type) {
 
 std::optional<uint32_t> TensorTypeBytes(TensorType type) {
   switch (type) {
-    case TensorType::kFloat32: case TensorType::kInt32: case TensorType::kUInt32:
-    case TensorType::kResource:
-      return 4;
-    case TensorType::kFloat16: case TensorType::kBFloat16: case TensorType::kInt16:
-    case TensorType::kUInt16:
-      return 2;
-    case TensorType::kInt8: case TensorType::kUInt8: case TensorType::kBool:
+    case TensorType::kFloat32:
+    case TensorType::kInt32:
+    case TensorType::kUInt32:
+    case TensorType::kResource: return 4;
+    case TensorType::kFloat16:
+    case TensorType::kBFloat16:
+    case TensorType::kInt16:
+    case TensorType::kUInt16: return 2;
+    case TensorType::kInt8:
+    case TensorType::kUInt8:
+    case TensorType::kBool:
     case TensorType::kInt4:  // TFLM plans int4 unpacked, one byte per element
       return 1;
-    case TensorType::kFloat64: case TensorType::kInt64: case TensorType::kUInt64:
-    case TensorType::kComplex64:
-      return 8;
-    case TensorType::kComplex128:
-      return 16;
-    case TensorType::kString: case TensorType::kVariant:
-      return std::nullopt;
+    case TensorType::kFloat64:
+    case TensorType::kInt64:
+    case TensorType::kUInt64:
+    case TensorType::kComplex64: return 8;
+    case TensorType::kComplex128: return 16;
+    case TensorType::kString:
+    case TensorType::kVariant: return std::nullopt;
   }
   return std::nullopt;
 }

@@ -37,8 +37,7 @@ Result<OfflinePlan> DecodeOfflinePlan(const uint8_t* data, uint64_t size) {
   return plan;
 }
 
-std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& offsets, int32_t version,
-                                       int32_t subgraphs_word) {
+std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& offsets, int32_t version, int32_t subgraphs_word) {
   std::vector<uint8_t> out;
   out.reserve(12 + 4 * offsets.size());
   PutWord(out, version);
@@ -63,7 +62,8 @@ Status ValidateOfflinePlan(const Model& model) {
   if (code != rules::StatusCode::kOk) return StatusOf(code, error.text);
   plan.buffer = index;
   std::vector<uint32_t> tensor_base = {0};
-  for (const Subgraph& sg : model.subgraphs) tensor_base.push_back(tensor_base.back() + static_cast<uint32_t>(sg.tensors.size()));
+  for (const Subgraph& sg : model.subgraphs)
+    tensor_base.push_back(tensor_base.back() + static_cast<uint32_t>(sg.tensors.size()));
   const uint64_t at = model.file_data != nullptr ? static_cast<uint64_t>(buffer.data - model.file_data) : 0;
   code = rules::CheckOfflinePlan(plan, tensor_base.data(), static_cast<uint32_t>(model.subgraphs.size()), at, &error);
   return StatusOf(code, error.text);

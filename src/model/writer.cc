@@ -19,34 +19,28 @@ std::pair<tfl::BuiltinOptions, Offset<void>> WriteOptions(FlatBufferBuilder& fbb
   using K = OptionsKind;
   using B = tfl::BuiltinOptions;
   switch (o.kind) {
-    case K::kNone:
-      return {B::NONE, 0};
+    case K::kNone: return {B::NONE, 0};
     case K::kConv2D:
       return {B::Conv2DOptions,
               tfl::CreateConv2DOptions(fbb, Pad(o.padding_same), o.stride_w, o.stride_h, Act(o.activation)).Union()};
     case K::kDepthwiseConv2D:
       return {B::DepthwiseConv2DOptions,
-              tfl::CreateDepthwiseConv2DOptions(fbb, Pad(o.padding_same), o.stride_w, o.stride_h,
-                                                o.depth_multiplier, Act(o.activation)).Union()};
+              tfl::CreateDepthwiseConv2DOptions(fbb, Pad(o.padding_same), o.stride_w, o.stride_h, o.depth_multiplier,
+                                                Act(o.activation))
+                  .Union()};
     case K::kPool2D:
-      return {B::Pool2DOptions, tfl::CreatePool2DOptions(fbb, Pad(o.padding_same), o.stride_w, o.stride_h,
-                                                         o.filter_w, o.filter_h, Act(o.activation)).Union()};
+      return {B::Pool2DOptions, tfl::CreatePool2DOptions(fbb, Pad(o.padding_same), o.stride_w, o.stride_h, o.filter_w,
+                                                         o.filter_h, Act(o.activation))
+                                    .Union()};
     case K::kFullyConnected:
       return {B::FullyConnectedOptions, tfl::CreateFullyConnectedOptions(fbb, Act(o.activation)).Union()};
-    case K::kAdd:
-      return {B::AddOptions, tfl::CreateAddOptions(fbb, Act(o.activation)).Union()};
-    case K::kReshape:
-      return {B::ReshapeOptions, tfl::CreateReshapeOptions(fbb, fbb.CreateVector(o.new_shape)).Union()};
-    case K::kSoftmax:
-      return {B::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb, o.beta).Union()};
-    case K::kIf:
-      return {B::IfOptions, tfl::CreateIfOptions(fbb, o.subgraph_a, o.subgraph_b).Union()};
-    case K::kWhile:
-      return {B::WhileOptions, tfl::CreateWhileOptions(fbb, o.subgraph_a, o.subgraph_b).Union()};
-    case K::kCallOnce:
-      return {B::CallOnceOptions, tfl::CreateCallOnceOptions(fbb, o.subgraph_a).Union()};
-    case K::kBatchMatMul:
-      return {B::BatchMatMulOptions, tfl::CreateBatchMatMulOptions(fbb, o.adj_x, o.adj_y).Union()};
+    case K::kAdd: return {B::AddOptions, tfl::CreateAddOptions(fbb, Act(o.activation)).Union()};
+    case K::kReshape: return {B::ReshapeOptions, tfl::CreateReshapeOptions(fbb, fbb.CreateVector(o.new_shape)).Union()};
+    case K::kSoftmax: return {B::SoftmaxOptions, tfl::CreateSoftmaxOptions(fbb, o.beta).Union()};
+    case K::kIf: return {B::IfOptions, tfl::CreateIfOptions(fbb, o.subgraph_a, o.subgraph_b).Union()};
+    case K::kWhile: return {B::WhileOptions, tfl::CreateWhileOptions(fbb, o.subgraph_a, o.subgraph_b).Union()};
+    case K::kCallOnce: return {B::CallOnceOptions, tfl::CreateCallOnceOptions(fbb, o.subgraph_a).Union()};
+    case K::kBatchMatMul: return {B::BatchMatMulOptions, tfl::CreateBatchMatMulOptions(fbb, o.adj_x, o.adj_y).Union()};
   }
   return {B::NONE, 0};
 }
@@ -56,8 +50,7 @@ Offset<tfl::Tensor> WriteTensor(FlatBufferBuilder& fbb, const TensorSpec& t) {
   if (t.quantization) {
     quant = tfl::CreateQuantizationParameters(fbb, 0, 0, fbb.CreateVector(t.quantization->scale),
                                               fbb.CreateVector(t.quantization->zero_point),
-                                              tfl::QuantizationDetails::NONE, 0,
-                                              t.quantization->quantized_dimension);
+                                              tfl::QuantizationDetails::NONE, 0, t.quantization->quantized_dimension);
   }
   const auto signature = t.shape_signature.empty() ? 0 : fbb.CreateVector(t.shape_signature);
   return tfl::CreateTensor(fbb, fbb.CreateVector(t.shape), static_cast<tfl::TensorType>(t.type), t.buffer,
@@ -72,12 +65,12 @@ Offset<tfl::SubGraph> WriteSubgraph(FlatBufferBuilder& fbb, const SubgraphSpec& 
     const auto options = WriteOptions(fbb, op.options);
     const auto intermediates = op.intermediates.empty() ? 0 : fbb.CreateVector(op.intermediates);
     const auto custom = op.custom_options.empty() ? 0 : fbb.CreateVector(op.custom_options);
-    ops.push_back(tfl::CreateOperator(fbb, op.opcode_index, fbb.CreateVector(op.inputs),
-                                      fbb.CreateVector(op.outputs), options.first, options.second, custom,
-                                      tfl::CustomOptionsFormat::FLEXBUFFERS, 0, intermediates));
+    ops.push_back(tfl::CreateOperator(fbb, op.opcode_index, fbb.CreateVector(op.inputs), fbb.CreateVector(op.outputs),
+                                      options.first, options.second, custom, tfl::CustomOptionsFormat::FLEXBUFFERS, 0,
+                                      intermediates));
   }
-  return tfl::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(sg.inputs),
-                             fbb.CreateVector(sg.outputs), fbb.CreateVector(ops), fbb.CreateString(sg.name));
+  return tfl::CreateSubGraph(fbb, fbb.CreateVector(tensors), fbb.CreateVector(sg.inputs), fbb.CreateVector(sg.outputs),
+                             fbb.CreateVector(ops), fbb.CreateString(sg.name));
 }
 
 }  // namespace
@@ -89,8 +82,8 @@ std::vector<uint8_t> WriteModel(const ModelSpec& spec) {
     // As TFLite's converter: the int8 deprecated field saturates at PLACEHOLDER_FOR_GREATER_OP_CODES.
     const int8_t deprecated = static_cast<int8_t>(c.builtin_code < 127 ? c.builtin_code : 127);
     const auto custom = c.custom_code.empty() ? 0 : fbb.CreateString(c.custom_code);
-    codes.push_back(tfl::CreateOperatorCode(fbb, deprecated, custom, c.version,
-                                            static_cast<tfl::BuiltinOperator>(c.builtin_code)));
+    codes.push_back(
+        tfl::CreateOperatorCode(fbb, deprecated, custom, c.version, static_cast<tfl::BuiltinOperator>(c.builtin_code)));
   }
   std::vector<Offset<tfl::SubGraph>> subgraphs;
   for (const SubgraphSpec& sg : spec.subgraphs) subgraphs.push_back(WriteSubgraph(fbb, sg));

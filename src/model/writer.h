@@ -17,28 +17,40 @@ struct TensorSpec {
   std::string name;
   TensorType type = TensorType::kFloat32;
   std::vector<int32_t> shape;
-  uint32_t buffer = 0;                        // 0 = the empty buffer (not constant)
+  uint32_t buffer = 0;  // 0 = the empty buffer (not constant)
   bool is_variable = false;
   std::optional<Quantization> quantization{};  // written as scale / zero_point / quantized_dimension
-  std::vector<int32_t> shape_signature{};     // omitted when empty
+  std::vector<int32_t> shape_signature{};      // omitted when empty
 };
 
 // Which BuiltinOptions table an operator carries, and the fields the writer knows.
-enum class OptionsKind { kNone, kConv2D, kDepthwiseConv2D, kPool2D, kFullyConnected, kAdd, kReshape,
-                         kSoftmax, kIf, kWhile, kCallOnce, kBatchMatMul };
+enum class OptionsKind {
+  kNone,
+  kConv2D,
+  kDepthwiseConv2D,
+  kPool2D,
+  kFullyConnected,
+  kAdd,
+  kReshape,
+  kSoftmax,
+  kIf,
+  kWhile,
+  kCallOnce,
+  kBatchMatMul
+};
 
 struct OpOptions {
   OptionsKind kind = OptionsKind::kNone;
-  bool padding_same = true;          // Conv2D, DepthwiseConv2D, Pool2D
+  bool padding_same = true;  // Conv2D, DepthwiseConv2D, Pool2D
   int32_t stride_w = 1, stride_h = 1;
   int32_t filter_w = 1, filter_h = 1;  // Pool2D
-  int32_t depth_multiplier = 1;      // DepthwiseConv2D
-  int8_t activation = 0;             // ActivationFunctionType: 0 NONE, 1 RELU, 3 RELU6
-  float beta = 1.0f;                 // Softmax
-  std::vector<int32_t> new_shape;    // Reshape
-  int32_t subgraph_a = 0;            // IF then, WHILE cond, CALL_ONCE init
-  int32_t subgraph_b = 0;            // IF else, WHILE body
-  bool adj_x = false, adj_y = false; // BatchMatMul
+  int32_t depth_multiplier = 1;        // DepthwiseConv2D
+  int8_t activation = 0;               // ActivationFunctionType: 0 NONE, 1 RELU, 3 RELU6
+  float beta = 1.0f;                   // Softmax
+  std::vector<int32_t> new_shape;      // Reshape
+  int32_t subgraph_a = 0;              // IF then, WHILE cond, CALL_ONCE init
+  int32_t subgraph_b = 0;              // IF else, WHILE body
+  bool adj_x = false, adj_y = false;   // BatchMatMul
 };
 
 struct OperatorSpec {
@@ -101,8 +113,7 @@ void SetMetadata(ModelSpec& spec, const std::string& name, std::vector<uint8_t> 
 // fields this schema subset does not declare: the original bytes are kept verbatim behind a new
 // root table, and external buffer offsets (large models) are shifted. The new data is 16-aligned
 // in the file. InvalidArgument when `bytes` is not a valid model. O(size).
-Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, size_t size,
-                                                        const std::string& name,
+Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, size_t size, const std::string& name,
                                                         const std::vector<uint8_t>& data);
 
 // A small float32 image model for `arenaplan demo`: CONV_2D / DEPTHWISE_CONV_2D / ADD branches,

@@ -18,10 +18,10 @@ namespace {
 struct Keys {
   std::vector<Bytes> size;
   std::vector<Step> first;
-  std::vector<double> length;    // last - first + 1 (double: steps may span the whole int64 range)
-  std::vector<double> area;      // size * length
-  std::vector<Bytes> breadth;    // max live bytes over the buffer's lifetime (validated: fits)
-  double horizon = 1;            // steps from the first buffer's start to the last one's end
+  std::vector<double> length;  // last - first + 1 (double: steps may span the whole int64 range)
+  std::vector<double> area;    // size * length
+  std::vector<Bytes> breadth;  // max live bytes over the buffer's lifetime (validated: fits)
+  double horizon = 1;          // steps from the first buffer's start to the last one's end
 };
 
 // Live bytes per distinct step (all buffers, fixed included), then a range max per buffer via a
@@ -98,45 +98,52 @@ struct Strategy {
 
 // Each order is a strict total order (ends in the index) so runs are deterministic.
 const Strategy kStrategies[] = {
-    {"size", [](const Keys& k) -> Less {
+    {"size",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) {
          if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
          if (k.length[a] != k.length[b]) return k.length[a] > k.length[b];
          return a < b;
        };
      }},
-    {"tflm-order", [](const Keys& k) -> Less {
+    {"tflm-order",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) { return k.size[a] != k.size[b] ? k.size[a] > k.size[b] : a > b; };
      }},
-    {"length", [](const Keys& k) -> Less {
+    {"length",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) {
          if (k.length[a] != k.length[b]) return k.length[a] > k.length[b];
          if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
          return a < b;
        };
      }},
-    {"area", [](const Keys& k) -> Less {
+    {"area",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) {
          if (k.area[a] != k.area[b]) return k.area[a] > k.area[b];
          if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
          return a < b;
        };
      }},
-    {"first-step", [](const Keys& k) -> Less {
+    {"first-step",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) {
          if (k.first[a] != k.first[b]) return k.first[a] < k.first[b];
          if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
          return a < b;
        };
      }},
-    {"breadth", [](const Keys& k) -> Less {
+    {"breadth",
+     [](const Keys& k) -> Less {
        return [&k](uint32_t a, uint32_t b) {
          if (k.breadth[a] != k.breadth[b]) return k.breadth[a] > k.breadth[b];
          if (k.size[a] != k.size[b]) return k.size[a] > k.size[b];
          return a < b;
        };
      }},
-    {"size-log-length", [](const Keys& k) -> Less {  // size x log(lifetime + 1), descending
+    {"size-log-length",
+     [](const Keys& k) -> Less {  // size x log(lifetime + 1), descending
        return [&k](uint32_t a, uint32_t b) {
          const double ka = static_cast<double>(k.size[a]) * std::log(k.length[a] + 1);
          const double kb = static_cast<double>(k.size[b]) * std::log(k.length[b] + 1);
@@ -162,29 +169,36 @@ struct Variant {
 // 1.022 to 1.0035 of its bound, breadth takes iopddl Y to its bound).
 // Large problems run only the first kLargeVariants, huge ones the first kHugeVariants.
 const Variant kVariants[] = {
-    {"tflm-order/first-fit", 1, GapRule::kFirstFit},  {"first-step", 4, GapRule::kBestFit},
-    {"breadth", 5, GapRule::kBestFit},                {"size-log-length/first-fit", 6, GapRule::kFirstFit},
-    {"long10/first-fit", 8, GapRule::kFirstFit},      {"long5/first-fit", 7, GapRule::kFirstFit},
-    {"long30/first-fit", 9, GapRule::kFirstFit},      {"tflm-order", 1, GapRule::kBestFit},
-    {"size/first-fit", 0, GapRule::kFirstFit},        {"size", 0, GapRule::kBestFit},
-    {"length", 2, GapRule::kBestFit},                 {"area", 3, GapRule::kBestFit},
-    {"breadth/first-fit", 5, GapRule::kFirstFit},     {"area/first-fit", 3, GapRule::kFirstFit},
+    {"tflm-order/first-fit", 1, GapRule::kFirstFit},
+    {"first-step", 4, GapRule::kBestFit},
+    {"breadth", 5, GapRule::kBestFit},
+    {"size-log-length/first-fit", 6, GapRule::kFirstFit},
+    {"long10/first-fit", 8, GapRule::kFirstFit},
+    {"long5/first-fit", 7, GapRule::kFirstFit},
+    {"long30/first-fit", 9, GapRule::kFirstFit},
+    {"tflm-order", 1, GapRule::kBestFit},
+    {"size/first-fit", 0, GapRule::kFirstFit},
+    {"size", 0, GapRule::kBestFit},
+    {"length", 2, GapRule::kBestFit},
+    {"area", 3, GapRule::kBestFit},
+    {"breadth/first-fit", 5, GapRule::kFirstFit},
+    {"area/first-fit", 3, GapRule::kFirstFit},
 };
 constexpr size_t kLargeProblem = 20000;  // above: kLargeVariants run
 constexpr size_t kLargeVariants = 7;
-constexpr size_t kHugeProblem = 50000;   // above: kHugeVariants run (breadth takes iopddl Y to its bound)
+constexpr size_t kHugeProblem = 50000;  // above: kHugeVariants run (breadth takes iopddl Y to its bound)
 constexpr size_t kHugeVariants = 5;
 
 // Critical-first repair: place, move the buffers that reach the top of the plan to the front of
 // the order (keeping their relative order), place again; `rounds` times. Buffers that end up on
 // top are the ones placed too late, so promoting them tends to lower the peak.
 // (Measured on 3000 random problems: mean height/LB 1.0138 -> 1.0093; MiniMalloc E 1.369 -> 1.298.)
-Plan CriticalFirst(const Problem& problem, GapRule rule, int rounds, Bytes bound, TimeIndex* index, const StopFn& stop) {
+Plan CriticalFirst(const Problem& problem, GapRule rule, int rounds, Bytes bound, TimeIndex* index,
+                   const StopFn& stop) {
   const auto& bufs = problem.buffers;
   std::vector<uint32_t> order = OnlineBuffers(problem);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : a < b;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : a < b; });
   Plan best;
   std::vector<uint32_t> top, rest;
   for (int round = 0; round < rounds; ++round) {

@@ -183,8 +183,8 @@ bool Pinwheels(std::vector<Block>* blocks) {
           for (size_t r : at(by_first, x2)) {
             if (r == c || gone[r] || End(v[r]) != End(v[top]) || v[r].buffer.size != v[bot].buffer.size + cs) continue;
             const Bytes b = v[bot].buffer.size;
-            out.push_back(Glue(t0, End(v[top]), b + ls,
-                               {{&v[bot], 0}, {&v[r], 0}, {&v[c], b}, {&v[l], b}, {&v[top], b + cs}}));
+            out.push_back(
+                Glue(t0, End(v[top]), b + ls, {{&v[bot], 0}, {&v[r], 0}, {&v[c], b}, {&v[l], b}, {&v[top], b + cs}}));
             gone[c] = gone[l] = gone[bot] = gone[top] = gone[r] = 1;
             done = true;
             break;

@@ -21,19 +21,19 @@
 namespace arenaplan::plan::optimal_internal {
 
 struct Block {
-  Buffer buffer;                        // lifetime and height of the block
-  std::vector<size_t> members;          // indices into the original buffers
-  std::vector<Offset> relative;         // each member's offset within the block
+  Buffer buffer;                 // lifetime and height of the block
+  std::vector<size_t> members;   // indices into the original buffers
+  std::vector<Offset> relative;  // each member's offset within the block
 };
 
 // Which glueing rules run (a bit set).
 enum MergeRule : int {
   kStacks = 1,
-  kChainPairs = 2,           // chain any unique pair at a step
+  kChainPairs = 2,  // chain any unique pair at a step
   kPinwheels = 4,
-  kChainsWithEvidence = 8,   // chain only stretches whose lifetime some other block has
-  kChainsAfterStacks = 16,   // kChainPairs leaves blocks that could stack to be stacked first
-  kStacksFirst = 32,         // each round stacks before pinwheels (else pinwheels first)
+  kChainsWithEvidence = 8,  // chain only stretches whose lifetime some other block has
+  kChainsAfterStacks = 16,  // kChainPairs leaves blocks that could stack to be stacked first
+  kStacksFirst = 32,        // each round stacks before pinwheels (else pinwheels first)
 };
 
 // The blocks, each original buffer in exactly one. Requires online buffers with alignment 1.

@@ -12,7 +12,8 @@ namespace {
 
 enum Column { kId, kLower, kUpper, kEnd, kSize, kAlignment, kOffset, kHint, kGaps, kColumnCount };
 
-const char* const kColumnNames[kColumnCount] = {"id", "lower", "upper", "end", "size", "alignment", "offset", "hint", "gaps"};
+const char* const kColumnNames[kColumnCount] = {"id",        "lower",  "upper", "end", "size",
+                                                "alignment", "offset", "hint",  "gaps"};
 
 int ColumnOf(const std::string& name) {
   if (name == "id" || name == "buffer" || name == "buffer_id") return kId;
@@ -73,11 +74,11 @@ struct RowParser {
 };
 
 #define ARENAPLAN_ASSIGN_INT(var, expr) \
-  int64_t var = 0;                       \
-  {                                      \
-    auto _r = (expr);                    \
-    if (!_r.ok()) return _r.status();    \
-    var = *_r;                           \
+  int64_t var = 0;                      \
+  {                                     \
+    auto _r = (expr);                   \
+    if (!_r.ok()) return _r.status();   \
+    var = *_r;                          \
   }
 
 Result<Buffer> ParseRow(const RowParser& p) {

@@ -27,45 +27,45 @@ struct GravitySearch::Impl {
   int n = 0;
   int num_sections = 0;
   std::vector<Bytes> size;
-  std::vector<Offset> fixed;   // kUnfixed when online
+  std::vector<Offset> fixed;  // kUnfixed when online
   std::vector<Bytes> align;
-  std::vector<int> span_begin, span_end;  // section range [begin, end)
-  std::vector<int> adj_start, adj;        // time-overlapping neighbours (CSR)
+  std::vector<int> span_begin, span_end;    // section range [begin, end)
+  std::vector<int> adj_start, adj;          // time-overlapping neighbours (CSR)
   std::vector<int> sec_start, sec_members;  // buffers live in each section (CSR)
-  std::vector<Bytes> online_load;         // per section: sum of online sizes live there
-  std::vector<Bytes> busiest;             // per buffer: largest section load it spans
-  std::vector<Step> width;                // per buffer: lifetime length
+  std::vector<Bytes> online_load;           // per section: sum of online sizes live there
+  std::vector<Bytes> busiest;               // per buffer: largest section load it spans
+  std::vector<Step> width;                  // per buffer: lifetime length
   Bytes lb = 0;
   std::map<std::string, std::vector<int>> ranks;  // order string -> rank per buffer
   // Valley tiling (see ValleysTileable): only without fixed buffers and with every alignment
   // dividing g, the gcd of sizes, so that every gravity offset is a multiple of g.
   bool tile_check = false;
   Bytes g = 1;
-  std::vector<int> start_at, starts;      // CSR: buffers whose span begins at each section
-  std::vector<uint8_t> reach;             // valley sweep scratch
+  std::vector<int> start_at, starts;  // CSR: buffers whose span begins at each section
+  std::vector<uint8_t> reach;         // valley sweep scratch
 
   // ---- search state ----
   Bytes capacity = 0;
-  std::vector<int> rank;          // static rank per buffer for this run (groups re-rank theirs)
+  std::vector<int> rank;                       // static rank per buffer for this run (groups re-rank theirs)
   std::vector<std::pair<int, int>> rank_save;  // (buffer, rank) of re-ranked groups, to restore
   std::string order_;
-  bool rerank_groups = true;      // re-rank split groups by their remaining loads
-  std::vector<Bytes> busiest_now; // ReRank scratch: busiest remaining load per buffer
+  bool rerank_groups = true;       // re-rank split groups by their remaining loads
+  std::vector<Bytes> busiest_now;  // ReRank scratch: busiest remaining load per buffer
   std::vector<Offset> minoff, off;
   std::vector<uint8_t> placed;
   std::vector<Bytes> floor_, total;
   std::vector<std::pair<int, Offset>> minoff_log, floor_log;
   std::vector<Candidate> stack;
-  std::vector<int> cuts;          // per section boundary b (between b-1 and b): unplaced spanning it
-  std::vector<int> members;       // component member lists, nested (top: every buffer)
-  std::vector<int> witness;       // per section: a hint, an unplaced member with minoff <= floor
+  std::vector<int> cuts;     // per section boundary b (between b-1 and b): unplaced spanning it
+  std::vector<int> members;  // component member lists, nested (top: every buffer)
+  std::vector<int> witness;  // per section: a hint, an unplaced member with minoff <= floor
   int64_t placement_id = 0;
-  bool cut_opened = false;        // the last placement emptied some section boundary
+  bool cut_opened = false;  // the last placement emptied some section boundary
   Offset cur_offset = 0;
   int cur_rank = -1;
   int64_t run_nodes = 0, budget = 0, total_nodes = 0;
   Limits limits;
-  Outcome stop = Outcome::kNotFound;  // why a run stopped early
+  Outcome stop = Outcome::kNotFound;   // why a run stopped early
   std::vector<Offset>* out = nullptr;  // offsets written while a successful path unwinds
 
   explicit Impl(const std::vector<Buffer>& buffers);
@@ -114,10 +114,9 @@ GravitySearch::Impl::Impl(const std::vector<Buffer>& buffers) {
   online_load.assign(num_sections, 0);
   std::vector<Bytes> fixed_max(num_sections, 0), all_load(num_sections, 0);
   for (int i = 0; i < n; ++i) {
-    span_begin[i] = static_cast<int>(std::lower_bound(points.begin(), points.end(), buffers[i].first) -
-                                     points.begin());
-    span_end[i] = static_cast<int>(
-        std::lower_bound(points.begin(), points.end(), buffers[i].last + 1) - points.begin());
+    span_begin[i] = static_cast<int>(std::lower_bound(points.begin(), points.end(), buffers[i].first) - points.begin());
+    span_end[i] = static_cast<int>(std::lower_bound(points.begin(), points.end(), buffers[i].last + 1) -
+                                   points.begin());
     for (int s = span_begin[i]; s < span_end[i]; ++s) {
       all_load[s] += size[i];
       if (fixed[i] == kUnfixed) {
@@ -347,8 +346,7 @@ void GravitySearch::Impl::Unplace(int x, size_t minoff_mark, size_t floor_mark) 
 // Places the unplaced buffers among members[first_member, first_member + count) (one component:
 // none of them overlaps a buffer outside it in time). True when done: their offsets are written
 // to *out while the path unwinds. False when none fits or the run stopped (stop says which).
-bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int sec_lo,
-                               int sec_hi) {
+bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int sec_lo, int sec_hi) {
   if (remaining == 0) return true;
   ++run_nodes;
   if (OutOfTime()) return false;
@@ -370,8 +368,7 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
     if (placed[i]) continue;
     Offset p = minoff[i];
     if (fixed[i] != kUnfixed) {
-      if (minoff[i] > fixed[i] || fixed[i] < cur_offset ||
-          (fixed[i] == cur_offset && rank[i] < cur_rank)) {
+      if (minoff[i] > fixed[i] || fixed[i] < cur_offset || (fixed[i] == cur_offset && rank[i] < cur_rank)) {
         stack.resize(begin);
         return false;  // the fixed slot is taken or already passed
       }
@@ -467,9 +464,8 @@ bool GravitySearch::Impl::SolveSplit(size_t first_member, int count) {
   for (size_t k = first_member; k < first_member + count; ++k) {
     if (!placed[members[k]]) members.push_back(members[k]);
   }
-  std::sort(members.begin() + base, members.end(), [&](int a, int b) {
-    return span_begin[a] != span_begin[b] ? span_begin[a] < span_begin[b] : a < b;
-  });
+  std::sort(members.begin() + base, members.end(),
+            [&](int a, int b) { return span_begin[a] != span_begin[b] ? span_begin[a] < span_begin[b] : a < b; });
   // Group boundaries in [base, end): a new group starts where no earlier member reaches.
   const size_t total_count = members.size() - base;
   bool found = true;
@@ -506,8 +502,8 @@ bool GravitySearch::Impl::SolveSplit(size_t first_member, int count) {
   return found;
 }
 
-Outcome GravitySearch::Impl::Run(Bytes cap, const std::string& order, int64_t node_budget,
-                                  const Limits& lim, std::vector<Offset>* offsets) {
+Outcome GravitySearch::Impl::Run(Bytes cap, const std::string& order, int64_t node_budget, const Limits& lim,
+                                 std::vector<Offset>* offsets) {
   capacity = cap;
   rank = RankFor(order);
   order_ = order;
@@ -534,8 +530,7 @@ Outcome GravitySearch::Impl::Run(Bytes cap, const std::string& order, int64_t no
   return stop;
 }
 
-GravitySearch::GravitySearch(const std::vector<Buffer>& buffers)
-    : impl_(std::make_unique<Impl>(buffers)) {}
+GravitySearch::GravitySearch(const std::vector<Buffer>& buffers) : impl_(std::make_unique<Impl>(buffers)) {}
 GravitySearch::~GravitySearch() = default;
 
 Bytes GravitySearch::lower_bound() const { return impl_->lb; }

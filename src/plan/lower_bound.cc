@@ -26,8 +26,10 @@ struct CoverTree {
       Update(2 * node, lo, mid, a, b, delta);
       Update(2 * node + 1, mid, hi, a, b, delta);
     }
-    if (count[node] > 0) covered[node] = coords[hi] - coords[lo];
-    else covered[node] = hi - lo == 1 ? 0 : covered[2 * node] + covered[2 * node + 1];
+    if (count[node] > 0)
+      covered[node] = coords[hi] - coords[lo];
+    else
+      covered[node] = hi - lo == 1 ? 0 : covered[2 * node] + covered[2 * node + 1];
   }
   void Add(Offset from, Offset to, int delta) {
     if (Segments() == 0) return;
@@ -73,8 +75,10 @@ Bytes LiveBytesLowerBound(const Problem& problem) {
     for (; k < events.size() && events[k].step == step; ++k) {
       const Buffer& b = problem.buffers[events[k].buffer];
       const int delta = events[k].start ? 1 : -1;
-      if (b.fixed()) fixed.Add(b.fixed_offset, b.fixed_offset + b.size, delta);
-      else online += delta * __int128{b.size};
+      if (b.fixed())
+        fixed.Add(b.fixed_offset, b.fixed_offset + b.size, delta);
+      else
+        online += delta * __int128{b.size};
     }
     best = std::max(best, online + fixed.Covered());
   }

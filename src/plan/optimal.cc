@@ -18,10 +18,10 @@ namespace arenaplan::plan {
 namespace {
 
 using optimal_internal::DecisionSearch;
-using optimal_internal::RefuteByWindows;
-using optimal_internal::SkylineSearch;
 using optimal_internal::Limits;
 using optimal_internal::Outcome;
+using optimal_internal::RefuteByWindows;
+using optimal_internal::SkylineSearch;
 using Clock = std::chrono::steady_clock;
 
 constexpr double kDefaultTimeLimitSeconds = 10.0;
@@ -32,8 +32,8 @@ constexpr double kBoundProbeShare = 0.4;        // the probe at the lower bound:
 constexpr double kProbeShare = 0.5;             // each later bisection probe
 constexpr double kQuickProbeShare = 0.1;        // decision mode: a brief try at the bound first ...
 constexpr double kQuickProbeMaxSeconds = 0.25;  // ... capped at this
-constexpr size_t kOwnSeedMaxBuffers = 4000;  // our quadratic first-fit seed only below this
-constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
+constexpr size_t kOwnSeedMaxBuffers = 4000;     // our quadratic first-fit seed only below this
+constexpr Bytes kMaxTotal = kMaxTotalBytes;     // keeps every sum below int64 overflow
 // The exact search keeps every time-overlapping pair and every (section, live buffer) entry. It
 // is built only while they stay within memory proportional to the problem: this many ints per
 // buffer, plus a fixed allowance that every small problem fits (A-K, every model).
@@ -187,12 +187,12 @@ struct Piece {
   // null when the exact search was not built (too dense for linear memory, or no time left):
   // the piece keeps its seed and its section bound.
   std::unique_ptr<DecisionSearch> search;
-  bool too_dense = false;     // the search was not built for memory, not for time
+  bool too_dense = false;  // the search was not built for memory, not for time
   Bytes lb = 0;
-  Bytes proven_lb = 0;        // this piece's optimum is >= this
-  std::vector<Offset> best;   // best placement found (empty: none within limits)
+  Bytes proven_lb = 0;       // this piece's optimum is >= this
+  std::vector<Offset> best;  // best placement found (empty: none within limits)
   Bytes best_h = 0;
-  Bytes g = 1;                // every reachable height is a multiple of g
+  Bytes g = 1;  // every reachable height is a multiple of g
 };
 
 struct Clocked {
@@ -245,8 +245,7 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   }
   // Spend what is left on proving the best height (the probe just below it), unless another
   // piece already holds the arena at least this high.
-  if (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h &&
-      piece.best_h - g >= piece.lb &&
+  if (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h && piece.best_h - g >= piece.lb &&
       clock.remaining() > 0 && !clock.cancelled()) {
     Probe(piece, piece.best_h - g, clock.deadline, clock);
   }
@@ -321,11 +320,9 @@ Status SearchNotRun(Bytes capacity, const Piece& piece, const Clocked& clock) {
 Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& options) {
   const auto start = Clock::now();
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
-  const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds
-                                                        : kDefaultTimeLimitSeconds;
-  Clocked clock{start + std::chrono::duration_cast<Clock::duration>(
-                                  std::chrono::duration<double>(limit_s)),
-                      options.cancel};
+  const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds : kDefaultTimeLimitSeconds;
+  Clocked clock{start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s)),
+                options.cancel};
   const std::vector<Buffer>& buffers = problem.buffers;
   const Bytes capacity = problem.capacity;
   PlanResult result;
@@ -382,8 +379,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   PlannerOptions seed_options;
   seed_options.cancel = options.cancel;
   seed_options.time_limit_seconds = std::max(kMinSeedSeconds, clock.remaining() * kSeedShare);
-  if (auto bf = use_best_fit ? PlanBestFit(problem, seed_options) : Result<PlanResult>(Internal("skipped"));
-      bf.ok()) {
+  if (auto bf = use_best_fit ? PlanBestFit(problem, seed_options) : Result<PlanResult>(Internal("skipped")); bf.ok()) {
     seed = std::move(bf->plan.offsets);
   }
   for (Piece& p : pieces) {
@@ -424,8 +420,8 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       // A tight capacity is often found much faster than a loose one: try the bound briefly.
       if (p.lb < capacity) {
         const double share = std::min(kQuickProbeMaxSeconds, clock.remaining() * kQuickProbeShare);
-        const auto quick = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                              std::chrono::duration<double>(share));
+        const auto quick = Clock::now() +
+                           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share));
         if (Probe(p, p.lb, std::min(quick, clock.deadline), clock) == Outcome::kFound) continue;
       }
       const Outcome r = Probe(p, capacity, clock.deadline, clock);
@@ -435,13 +431,13 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       }
       if (r == Outcome::kBudget) return SearchNotRun(capacity, p, clock);
       if (r == Outcome::kTimeout) {
-        return Status(ErrorCode::kDeadlineExceeded,
-                      "no plan within capacity " + std::to_string(capacity) + " found in " +
-                          std::to_string(limit_s) + " s, and none refuted");
+        return Status(ErrorCode::kDeadlineExceeded, "no plan within capacity " + std::to_string(capacity) +
+                                                        " found in " + std::to_string(limit_s) +
+                                                        " s, and none refuted");
       }
       if (r == Outcome::kCancelled) {
-        return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
-                                                 std::to_string(capacity) + " was found");
+        return Status(ErrorCode::kCancelled,
+                      "cancelled before a plan within capacity " + std::to_string(capacity) + " was found");
       }
     }
   } else {
@@ -458,12 +454,11 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
       if (!p.best.empty()) continue;
       if (p.search == nullptr) return SearchNotRun(capacity, p, clock);
       if (clock.cancelled()) {
-        return Status(ErrorCode::kCancelled, "cancelled before a plan within capacity " +
-                                                 std::to_string(capacity) + " was found");
+        return Status(ErrorCode::kCancelled,
+                      "cancelled before a plan within capacity " + std::to_string(capacity) + " was found");
       }
-      return Status(ErrorCode::kDeadlineExceeded,
-                    "no plan within capacity " + std::to_string(capacity) + " found in " +
-                        std::to_string(limit_s) + " s, and none refuted");
+      return Status(ErrorCode::kDeadlineExceeded, "no plan within capacity " + std::to_string(capacity) + " found in " +
+                                                      std::to_string(limit_s) + " s, and none refuted");
     }
   }
 

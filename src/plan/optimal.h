@@ -22,10 +22,10 @@
 //    greedy). A NOT_FOUND proof at H refutes all heights <= H; a timeout proves nothing.
 // Cost: O(n + S + E + L) memory (S sections, E overlapping pairs, L = sum of section live-set
 // sizes), built only while 2E + L <= 64 n + 4M (counted first in O(n log n)): a denser time
-// partition keeps its heuristic seed and section bound, so memory stays O(n); per search node O(k log k + S + rescans) for k candidates; unallocated floors are cached
-// by a witness per section, so most nodes rescan nothing.
-// The search is exponential in the worst case; time_limit_seconds and cancel bound it (the clock is
-// read every 8 nodes) and the seeding (between best-fit variants and first-fit orders).
+// partition keeps its heuristic seed and section bound, so memory stays O(n); per search node O(k log k + S + rescans)
+// for k candidates; unallocated floors are cached by a witness per section, so most nodes rescan nothing. The search is
+// exponential in the worst case; time_limit_seconds and cancel bound it (the clock is read every 8 nodes) and the
+// seeding (between best-fit variants and first-fit orders).
 #pragma once
 
 #include "plan/planner.h"

@@ -56,15 +56,15 @@ struct DecisionSearch::Impl {
   explicit Impl(const std::vector<Buffer>& b) : buffers(b), gravity(b) {
     if (SkylineSearch::Applicable(b)) skyline = std::make_unique<SkylineSearch>(b);
     const Sections sec = BuildSections(b);
-    for (int s = 0; s < sec.num_sections; ++s) {
-      duration += static_cast<double>(sec.points[s + 1] - sec.points[s]);
-    }
+    for (int s = 0; s < sec.num_sections; ++s) { duration += static_cast<double>(sec.points[s + 1] - sec.points[s]); }
     for (const Buffer& x : b) area += static_cast<double>(x.size) * static_cast<double>(x.last - x.first + 1);
   }
   bool Tight(Bytes capacity) const {
-    return skyline != nullptr && duration > 0 && 1.0 - area / (static_cast<double>(capacity) * duration) <= kTightFreeArea;
+    return skyline != nullptr && duration > 0 &&
+           1.0 - area / (static_cast<double>(capacity) * duration) <= kTightFreeArea;
   }
-  Outcome SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
+                     std::vector<Offset>* offsets);
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
 };
@@ -90,7 +90,8 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
   if (r != Outcome::kFound) return r == Outcome::kNotFound ? Outcome::kBudget : r;  // glued: no proof
   offsets->assign(buffers.size(), 0);
   for (size_t k = 0; k < blocks.size(); ++k) {
-    for (size_t m = 0; m < blocks[k].members.size(); ++m) (*offsets)[blocks[k].members[m]] = at[k] + blocks[k].relative[m];
+    for (size_t m = 0; m < blocks[k].members.size(); ++m)
+      (*offsets)[blocks[k].members[m]] = at[k] + blocks[k].relative[m];
   }
   return Outcome::kFound;
 }
@@ -103,8 +104,8 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
   const auto now = std::chrono::steady_clock::now();
   Limits limits = outer;
   if (outer.deadline > now) {
-    limits.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                (outer.deadline - now) * kBlockStageShare);
+    limits.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((outer.deadline - now) *
+                                                                                            kBlockStageShare);
   }
   if (glued.empty()) {
     static const int kVariants[] = {

@@ -6,8 +6,8 @@
 //     blocks is a plan; a failure there proves nothing.
 //  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
 //     each round runs six gravity variants (three static orders, split groups re-ranked or not)
-//     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a plan, or a proof that none fits. Restarts cap the
-//     loss to one bad order at a small factor.
+//     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a
+//     plan, or a proof that none fits. Restarts cap the loss to one bad order at a small factor.
 #pragma once
 
 #include <memory>

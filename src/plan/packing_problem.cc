@@ -63,7 +63,7 @@ struct Cutter {
     if (tcuts.empty() && acuts <= 0) return false;
     // Cut across the longer side more often, so that pieces stay roughly square.
     const bool in_time = acuts <= 0 || (!tcuts.empty() && Uniform(rng, 1, static_cast<int>(tcuts.size()) + acuts) <=
-                                                               static_cast<int>(tcuts.size()));
+                                                              static_cast<int>(tcuts.size()));
     Piece a = p, b = p;
     if (in_time) {
       a.t1 = b.t0 = tcuts[Uniform(rng, 0, static_cast<int>(tcuts.size()) - 1)];

@@ -34,7 +34,7 @@ struct PackingOptions {
   size_t buffers = 300;         // pieces cut (kSlack: before removal); >= 1 (kGadget: >= 32)
   double pinwheel_share = 0.2;  // probability that a cut is a pinwheel (if the piece allows one)
   PackingVariant variant = PackingVariant::kPerfect;
-  double slack = 0.02;          // kSlack: share of the square's area removed
+  double slack = 0.02;  // kSlack: share of the square's area removed
   uint64_t seed = 0;
 };
 

@@ -123,8 +123,8 @@ std::vector<Offset> ExactReinsert(const Problem& problem, const Plan& plan, cons
   if (low > 0) sub.push_back(Buffer{low, first, last, 0, 1});
   optimal_internal::DecisionSearch search(sub);
   std::vector<Offset> offsets;
-  const optimal_internal::Outcome r =
-      search.Decide(plan.height - 1, optimal_internal::Limits{deadline, cancel}, &offsets);
+  const optimal_internal::Outcome r = search.Decide(plan.height - 1, optimal_internal::Limits{deadline, cancel},
+                                                    &offsets);
   if (r != optimal_internal::Outcome::kFound) return {};
   offsets.resize(k);
   return offsets;
@@ -195,7 +195,8 @@ Plan RepairPeaks(const Problem& problem, Plan plan, const RepairOptions& options
       max_freed = kMinFreed;
     } else {
       reach = reach * kGrow > kMaxReach ? kMinReach : reach * kGrow;
-      max_freed = static_cast<size_t>(max_freed * kGrow) > kMaxFreed ? kMinFreed : static_cast<size_t>(max_freed * kGrow);
+      max_freed = static_cast<size_t>(max_freed * kGrow) > kMaxFreed ? kMinFreed
+                                                                     : static_cast<size_t>(max_freed * kGrow);
     }
   }
   return plan;

@@ -26,7 +26,7 @@ namespace arenaplan::plan {
 struct RepairOptions {
   std::chrono::steady_clock::time_point deadline;
   const std::atomic<bool>* cancel = nullptr;
-  Bytes target = 0;                              // stop once the height is at or below this
+  Bytes target = 0;  // stop once the height is at or below this
   uint64_t seed = 1;
   // Called with the current plan after each lower height and about every kProgressInterval (may
   // be empty).

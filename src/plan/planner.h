@@ -31,11 +31,11 @@ const char* PlanStatusName(PlanStatus status);
 
 // A snapshot of a planner at work, for anytime reporting (see PlannerOptions::progress).
 struct PlanProgress {
-  Bytes height = 0;        // best plan so far (0: none yet)
-  Bytes lower_bound = 0;   // best proven lower bound so far
-  int64_t nodes = 0;       // exact-search nodes so far
-  double seconds = 0;      // since the planner started
-  std::string stage;       // what runs now ("best-fit", "optimal", "peak-repair", ...)
+  Bytes height = 0;       // best plan so far (0: none yet)
+  Bytes lower_bound = 0;  // best proven lower bound so far
+  int64_t nodes = 0;      // exact-search nodes so far
+  double seconds = 0;     // since the planner started
+  std::string stage;      // what runs now ("best-fit", "optimal", "peak-repair", ...)
 };
 using ProgressFn = std::function<void(const PlanProgress&)>;
 
@@ -52,10 +52,10 @@ inline constexpr double kProgressInterval = 0.1;  // seconds between heartbeats 
 struct PlanResult {
   Plan plan;
   PlanStatus status = PlanStatus::kHeuristic;
-  Bytes lower_bound = 0;   // best proven lower bound known to the planner
+  Bytes lower_bound = 0;  // best proven lower bound known to the planner
   double seconds = 0;
-  int64_t nodes = 0;       // search nodes (exact search), 0 otherwise
-  std::string planner;     // the name of the planner that produced the plan
+  int64_t nodes = 0;    // search nodes (exact search), 0 otherwise
+  std::string planner;  // the name of the planner that produced the plan
 };
 
 using PlannerFn = std::function<Result<PlanResult>(const Problem&, const PlannerOptions&)>;

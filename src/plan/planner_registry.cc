@@ -3,8 +3,8 @@
 #include "plan/best.h"
 #include "plan/best_fit.h"
 #include "plan/linear.h"
-#include "plan/planner.h"
 #include "plan/optimal.h"
+#include "plan/planner.h"
 #include "plan/tflm_greedy.h"
 
 namespace arenaplan::plan {
@@ -15,7 +15,9 @@ const std::vector<PlannerEntry>& Planners() {
       {"tflm-greedy", "TFLM's greedy planner, bit-exact (size-descending first fit)", PlanTflmGreedy},
       {"best-fit", "best-fit gaps under several buffer orders, lowest plan kept", PlanBestFit},
       {"optimal", "exact search: provably minimal arena (time-limited, default 10 s)", PlanOptimal},
-      {"best", "the heuristics above, then the exact search (2 s unless --time-limit) if they left a gap; lowest plan kept", PlanBest},
+      {"best",
+       "the heuristics above, then the exact search (2 s unless --time-limit) if they left a gap; lowest plan kept",
+       PlanBest},
   };
   return kPlanners;
 }

@@ -11,7 +11,7 @@ Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets) {
     // Saturating, so that unchecked plans (verifier input) cannot overflow.
     const Offset o = offsets[i];
     const Bytes size = problem.buffers[i].size;
-    const Offset end = size > 0 && o > std::numeric_limits<Offset>::max() - size ? std::numeric_limits<Offset>::max()
+    const Offset end = size > 0 && o > std::numeric_limits<Offset>::max() - size   ? std::numeric_limits<Offset>::max()
                        : size < 0 && o < std::numeric_limits<Offset>::min() - size ? std::numeric_limits<Offset>::min()
                                                                                    : o + size;
     height = std::max(height, end);
@@ -30,9 +30,7 @@ std::string DescribeBuffer(const Problem& problem, size_t index) {
 }
 
 Status ValidateProblem(const Problem& problem) {
-  if (problem.capacity < 0) {
-    return InvalidArgument("capacity " + std::to_string(problem.capacity) + " is negative");
-  }
+  if (problem.capacity < 0) { return InvalidArgument("capacity " + std::to_string(problem.capacity) + " is negative"); }
   // Each term is checked against the limit before adding, so the sum itself cannot overflow.
   Bytes total = 0;
   Bytes max_fixed_end = 0;
@@ -43,8 +41,7 @@ Status ValidateProblem(const Problem& problem) {
     if (b.first > b.last) return InvalidArgument(name() + ": first step is after last step");
     if (b.alignment <= 0) return InvalidArgument(name() + ": alignment must be > 0");
     if (b.fixed_offset < kUnfixed) return InvalidArgument(name() + ": negative fixed offset");
-    if (b.size > kMaxTotalBytes || b.alignment > kMaxTotalBytes ||
-        b.size + b.alignment - 1 > kMaxTotalBytes - total) {
+    if (b.size > kMaxTotalBytes || b.alignment > kMaxTotalBytes || b.size + b.alignment - 1 > kMaxTotalBytes - total) {
       return InvalidArgument(name() + ": total bytes exceed " + std::to_string(kMaxTotalBytes));
     }
     total += b.size + b.alignment - 1;

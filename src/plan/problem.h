@@ -20,11 +20,11 @@ using Step = int64_t;    // a time step; may be -1 (TFLM's "never set")
 inline constexpr Offset kUnfixed = -1;
 
 struct Buffer {
-  Bytes size = 0;               // > 0 for every buffer a planner sees
-  Step first = 0;               // first step the buffer is alive (inclusive)
-  Step last = 0;                // last step the buffer is alive (inclusive), >= first
+  Bytes size = 0;                  // > 0 for every buffer a planner sees
+  Step first = 0;                  // first step the buffer is alive (inclusive)
+  Step last = 0;                   // last step the buffer is alive (inclusive), >= first
   Offset fixed_offset = kUnfixed;  // >= 0: the buffer must sit exactly here (offline plan)
-  Bytes alignment = 1;          // offsets of placed buffers are multiples of this (> 0)
+  Bytes alignment = 1;             // offsets of placed buffers are multiples of this (> 0)
 
   bool fixed() const { return fixed_offset != kUnfixed; }
 };
@@ -40,9 +40,7 @@ struct Plan {
 };
 
 // True when the two inclusive lifetimes share at least one step.
-inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) {
-  return !(a.first > b.last || b.first > a.last);
-}
+inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) { return !(a.first > b.last || b.first > a.last); }
 
 // max(offset + size) for the given offsets.
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);

@@ -18,8 +18,8 @@ Problem Adversarial(Rng& rng, size_t max_buffers) {
   Problem p;
   const size_t n = static_cast<size_t>(Uniform(rng, 1, static_cast<int64_t>(std::max<size_t>(max_buffers, 1))));
   const Step horizon = Uniform(rng, 1, 24);
-  const bool few_sizes = Chance(rng, 0.4);     // many equal sizes (tie-breaks)
-  const bool aligned = Chance(rng, 0.3);       // per-buffer alignments
+  const bool few_sizes = Chance(rng, 0.4);  // many equal sizes (tie-breaks)
+  const bool aligned = Chance(rng, 0.3);    // per-buffer alignments
   const double fixed_p = Chance(rng, 0.3) ? 0.25 : 0.0;
   static const Bytes kAlign[] = {1, 2, 4, 8, 16, 64};
   std::vector<Offset> fixed_spots;
@@ -40,7 +40,7 @@ Problem Adversarial(Rng& rng, size_t max_buffers) {
     if (Chance(rng, fixed_p)) {
       // Reuse an earlier fixed spot half the time, so fixed buffers overlap each other.
       Offset at = !fixed_spots.empty() && Chance(rng, 0.5) ? fixed_spots[Uniform(rng, 0, fixed_spots.size() - 1)]
-                                                            : Uniform(rng, 0, 2000);
+                                                           : Uniform(rng, 0, 2000);
       at -= at % b.alignment;
       b.fixed_offset = at;
       fixed_spots.push_back(at);

@@ -13,11 +13,11 @@
 namespace arenaplan::plan::optimal_internal {
 
 enum class Outcome {
-  kFound,     // a placement within the capacity (offsets filled)
-  kNotFound,  // proven: nothing fits within the capacity (the search was complete)
-  kBudget,    // node budget spent (one restart), no answer
-  kTimeout,   // deadline passed, no answer
-  kCancelled, // cancel flag set, no answer
+  kFound,      // a placement within the capacity (offsets filled)
+  kNotFound,   // proven: nothing fits within the capacity (the search was complete)
+  kBudget,     // node budget spent (one restart), no answer
+  kTimeout,    // deadline passed, no answer
+  kCancelled,  // cancel flag set, no answer
 };
 const char* OutcomeName(Outcome outcome);
 
@@ -64,9 +64,9 @@ class StopCheck {
 // 0..num_sections-1 in time order. A buffer lives in sections [span_begin, span_end).
 struct Sections {
   int num_sections = 0;
-  std::vector<Step> points;             // section s is the steps [points[s], points[s + 1])
+  std::vector<Step> points;  // section s is the steps [points[s], points[s + 1])
   std::vector<int> span_begin, span_end;
-  std::vector<Bytes> online_load;       // per section: sizes of the online buffers live there
+  std::vector<Bytes> online_load;  // per section: sizes of the online buffers live there
 };
 // O(n log n).
 Sections BuildSections(const std::vector<Buffer>& buffers);

@@ -52,7 +52,6 @@ class Conflict {
   std::vector<uint64_t> words_;
 };
 
-
 constexpr int kMaxConflictLevels = 4096;  // two pools of 4096 sets of 4096 bits: 4 MiB at most
 constexpr Offset kNoBase = -1;
 
@@ -61,36 +60,36 @@ constexpr Offset kNoBase = -1;
 struct SkylineSearch::Impl {
   // ---- static data ----
   int n = 0, num_sections = 0;
-  Bytes g = 1;                         // every size is a multiple of g
+  Bytes g = 1;  // every size is a multiple of g
   std::vector<Bytes> size;
-  std::vector<Step> width;             // lifetime in steps
-  std::vector<int> degree;             // how many buffers overlap it in time
-  std::vector<int> sb, se;             // section span [sb, se)
-  std::vector<int> start_at, starts;   // CSR: buffers whose span begins at each section
+  std::vector<Step> width;                       // lifetime in steps
+  std::vector<int> degree;                       // how many buffers overlap it in time
+  std::vector<int> sb, se;                       // section span [sb, se)
+  std::vector<int> start_at, starts;             // CSR: buffers whose span begins at each section
   std::vector<int> cls, cls_members, cls_start;  // identical buffers (same span and size)
-  std::vector<Bytes> load;             // per section: total size live there
+  std::vector<Bytes> load;                       // per section: total size live there
 
   // ---- search state ----
   Bytes capacity = 0;
-  std::vector<Bytes> floor_;           // per section: everything below is decided
-  std::vector<Bytes> total;            // per section: unplaced load
-  std::vector<Bytes> ending, starting; // per boundary t: unplaced sizes with span ending / starting at t
-  std::vector<int> level_of;           // per buffer: decision level it was placed at, -1 unplaced
-  std::vector<int> path;               // buffers placed on the current path
+  std::vector<Bytes> floor_;             // per section: everything below is decided
+  std::vector<Bytes> total;              // per section: unplaced load
+  std::vector<Bytes> ending, starting;   // per boundary t: unplaced sizes with span ending / starting at t
+  std::vector<int> level_of;             // per buffer: decision level it was placed at, -1 unplaced
+  std::vector<int> path;                 // buffers placed on the current path
   std::vector<std::vector<int>> wasted;  // per section: decision levels of its wasted cells
-  std::vector<int> cls_next;           // per class: index (into cls_members) of its next member
-  std::vector<int> cuts;               // per boundary b: unplaced buffers spanning sections b-1 and b
+  std::vector<int> cls_next;             // per class: index (into cls_members) of its next member
+  std::vector<int> cuts;                 // per boundary b: unplaced buffers spanning sections b-1 and b
   std::vector<Saved> log;
-  std::vector<int> stack;              // candidates of all open nodes
-  std::vector<uint8_t> rf, rb;         // row sweeps: reachable from the left / to the right end
-  std::vector<int> rank;               // per buffer: position in this run's order (0 = first)
-  std::vector<Conflict> acc, child;    // per decision level: the node's and its child's conflicts
-  std::vector<int> group;              // hints: per buffer, its group (-1: none) ...
-  std::vector<Offset> group_rel;       // ... and its offset within the group
-  std::vector<Offset> group_base;      // per group: where its first placed member puts it
-  std::vector<int> group_placed;       // per group: members placed
-  int level = 0;                       // decisions on the current path
-  int conflict_levels = 0;             // levels the pools tell apart (2n + 64, at most 4096)
+  std::vector<int> stack;            // candidates of all open nodes
+  std::vector<uint8_t> rf, rb;       // row sweeps: reachable from the left / to the right end
+  std::vector<int> rank;             // per buffer: position in this run's order (0 = first)
+  std::vector<Conflict> acc, child;  // per decision level: the node's and its child's conflicts
+  std::vector<int> group;            // hints: per buffer, its group (-1: none) ...
+  std::vector<Offset> group_rel;     // ... and its offset within the group
+  std::vector<Offset> group_base;    // per group: where its first placed member puts it
+  std::vector<int> group_placed;     // per group: members placed
+  int level = 0;                     // decisions on the current path
+  int conflict_levels = 0;           // levels the pools tell apart (2n + 64, at most 4096)
   bool cut_opened = false;
   int64_t run_nodes = 0, budget = 0, total_nodes = 0;
   StopCheck clock;

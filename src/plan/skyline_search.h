@@ -51,7 +51,8 @@ class SkylineSearch {
   SkylineSearch& operator=(const SkylineSearch&) = delete;
 
   // One run with the given order and a node budget (<= 0: unlimited).
-  Outcome Run(Bytes capacity, const SkylineOrder& order, int64_t node_budget, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome Run(Bytes capacity, const SkylineOrder& order, int64_t node_budget, const Limits& limits,
+              std::vector<Offset>* offsets);
   int64_t nodes() const;
 
  private:

@@ -10,9 +10,8 @@ namespace arenaplan::plan {
 std::vector<uint32_t> TflmGreedyOrder(const Problem& problem) {
   std::vector<uint32_t> order = OnlineBuffers(problem);
   const auto& bufs = problem.buffers;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : a > b;
-  });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return bufs[a].size != bufs[b].size ? bufs[a].size > bufs[b].size : a > b; });
   return order;
 }
 

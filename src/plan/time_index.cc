@@ -36,7 +36,9 @@ TimeIndex::TimeIndex(const Problem& problem, Layout layout) {
   std::sort(steps.begin(), steps.end());
   steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
   while (leaves_ < steps.size()) leaves_ *= 2;
-  auto rank = [&](Step s) { return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin()); };
+  auto rank = [&](Step s) {
+    return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin());
+  };
   first_rank_.reserve(problem.buffers.size());
   last_rank_.reserve(problem.buffers.size());
   size_t longest = 1;
@@ -87,7 +89,8 @@ void TimeIndex::Insert(size_t index, Offset offset) {
     const Entry e{s.offset, s.end, first_rank_[index], last_rank_[index]};
     for (uint32_t b = e.first / bucket_width_; b <= e.last / bucket_width_; ++b) {
       std::vector<Entry>& v = buckets_[b];
-      v.insert(std::upper_bound(v.begin(), v.end(), e.offset, [](Offset x, const Entry& y) { return x < y.offset; }), e);
+      v.insert(std::upper_bound(v.begin(), v.end(), e.offset, [](Offset x, const Entry& y) { return x < y.offset; }),
+               e);
     }
     return;
   }
@@ -118,8 +121,14 @@ void TimeIndex::Occupied(size_t index, std::vector<Span>* out) const {
     out->insert(out->end(), alive_[node].begin(), alive_[node].end());
   }
   for (size_t lo = first + 1 + leaves_, hi = last_rank_[index] + leaves_ + 1; lo < hi; lo /= 2, hi /= 2) {
-    if (lo & 1) { const auto& v = starting_[lo++]; out->insert(out->end(), v.begin(), v.end()); }
-    if (hi & 1) { const auto& v = starting_[--hi]; out->insert(out->end(), v.begin(), v.end()); }
+    if (lo & 1) {
+      const auto& v = starting_[lo++];
+      out->insert(out->end(), v.begin(), v.end());
+    }
+    if (hi & 1) {
+      const auto& v = starting_[--hi];
+      out->insert(out->end(), v.begin(), v.end());
+    }
   }
 }
 

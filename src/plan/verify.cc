@@ -9,9 +9,7 @@ namespace {
 
 constexpr Offset kInactive = std::numeric_limits<Offset>::min();
 
-std::string Range(Offset offset, Offset end) {
-  return "[" + std::to_string(offset) + ", " + std::to_string(end) + ")";
-}
+std::string Range(Offset offset, Offset end) { return "[" + std::to_string(offset) + ", " + std::to_string(end) + ")"; }
 
 // Max-segment tree over leaf positions holding the end of each live buffer (kInactive if not live).
 struct EndTree {
@@ -47,9 +45,7 @@ struct Checker {
   void Add(Violation kind, size_t a, size_t b, std::string message) {
     if (!Full()) report.errors.push_back({kind, a, b, std::move(message)});
   }
-  std::string Placed(size_t i) const {
-    return DescribeBuffer(problem, i) + " at " + Range(plan.offsets[i], ends[i]);
-  }
+  std::string Placed(size_t i) const { return DescribeBuffer(problem, i) + " at " + Range(plan.offsets[i], ends[i]); }
 
   // Per-buffer checks; returns the buffers that take part in the overlap sweep.
   std::vector<size_t> CheckBuffers() {
@@ -65,12 +61,18 @@ struct Checker {
       }
       ends[i] = o > std::numeric_limits<Offset>::max() - b.size ? std::numeric_limits<Offset>::max() : o + b.size;
       if (o < 0) Add(Violation::kNegativeOffset, i, i, Placed(i) + ": negative offset");
-      if (o % b.alignment != 0) Add(Violation::kMisaligned, i, i, Placed(i) + ": offset is not a multiple of the alignment");
-      if (b.fixed() && o != b.fixed_offset) Add(Violation::kFixedMoved, i, i, Placed(i) + ": must sit at its fixed offset");
+      if (o % b.alignment != 0)
+        Add(Violation::kMisaligned, i, i, Placed(i) + ": offset is not a multiple of the alignment");
+      if (b.fixed() && o != b.fixed_offset)
+        Add(Violation::kFixedMoved, i, i, Placed(i) + ": must sit at its fixed offset");
       if (problem.capacity > 0 && ends[i] > problem.capacity) {
-        Add(Violation::kOverCapacity, i, i, Placed(i) + ": ends above the capacity " + std::to_string(problem.capacity));
+        Add(Violation::kOverCapacity, i, i,
+            Placed(i) + ": ends above the capacity " + std::to_string(problem.capacity));
       }
-      if (ends[i] > height) { height = ends[i]; highest = i; }
+      if (ends[i] > height) {
+        height = ends[i];
+        highest = i;
+      }
       sweep.push_back(i);
     }
     if (height != plan.height) {
@@ -152,8 +154,8 @@ VerifyReport VerifyPlan(const Problem& problem, const Plan& plan, size_t max_err
   Checker c{problem, plan, std::max<size_t>(max_errors, 1), {}, {}};
   if (plan.offsets.size() != problem.buffers.size()) {
     c.Add(Violation::kWrongCount, 0, 0,
-          "plan has " + std::to_string(plan.offsets.size()) + " offsets for " +
-              std::to_string(problem.buffers.size()) + " buffers");
+          "plan has " + std::to_string(plan.offsets.size()) + " offsets for " + std::to_string(problem.buffers.size()) +
+              " buffers");
     return c.report;
   }
   c.ends.assign(problem.buffers.size(), 0);

@@ -13,7 +13,7 @@
 namespace arenaplan::plan {
 
 enum class Violation {
-  kWrongCount,      // offsets.size() != buffers.size()
+  kWrongCount,  // offsets.size() != buffers.size()
   kNegativeOffset,
   kMisaligned,
   kFixedMoved,      // a fixed buffer not at its fixed offset
@@ -26,13 +26,13 @@ const char* ViolationName(Violation kind);
 
 struct VerifyIssue {
   Violation kind;
-  size_t a = 0;  // buffer index
-  size_t b = 0;  // second buffer index (kOverlap), else == a
+  size_t a = 0;         // buffer index
+  size_t b = 0;         // second buffer index (kOverlap), else == a
   std::string message;  // names both buffers, their lifetimes and byte ranges
 };
 
 struct VerifyReport {
-  std::vector<VerifyIssue> errors;          // empty = valid plan
+  std::vector<VerifyIssue> errors;                        // empty = valid plan
   std::vector<std::pair<size_t, size_t>> fixed_overlaps;  // legal, reported for information
   bool ok() const { return errors.empty(); }
 };

@@ -64,8 +64,10 @@ WindowRefutation RefuteByWindows(const std::vector<Buffer>& buffers, Bytes heigh
     Bytes walls = 0;
     for (size_t i = 0; i < buffers.size(); ++i) {
       const int b = sec.span_begin[i], e = sec.span_end[i];
-      if (b <= w.a && e >= w.e) walls += buffers[i].size;
-      else if (b >= w.a && e <= w.e) inside.push_back(buffers[i]);
+      if (b <= w.a && e >= w.e)
+        walls += buffers[i].size;
+      else if (b >= w.a && e <= w.e)
+        inside.push_back(buffers[i]);
     }
     if (walls >= height) continue;
     DecisionSearch search(inside);

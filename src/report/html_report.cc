@@ -17,7 +17,10 @@ void Fill(const std::string& text, const std::vector<std::pair<std::string, cons
     const std::pair<std::string, const std::string*>* which = nullptr;
     for (const auto& f : fills) {
       const size_t p = text.find(f.first, at);
-      if (p < next) { next = p; which = &f; }
+      if (p < next) {
+        next = p;
+        which = &f;
+      }
     }
     if (which == nullptr) break;
     out.append(text, at, next - at);
@@ -34,16 +37,23 @@ nlohmann::json GraphFromInspect(const nlohmann::json& inspect) {
   for (const auto& sg : inspect.at("subgraphs")) {
     nlohmann::json tensors = nlohmann::json::array();
     for (const auto& t : sg.at("tensors")) {
-      tensors.push_back({{"name", t.at("name")}, {"dtype", t.at("dtype")}, {"shape", t.at("shape")},
-                         {"constant", t.at("constant")}});
+      tensors.push_back(
+          {{"name", t.at("name")}, {"dtype", t.at("dtype")}, {"shape", t.at("shape")}, {"constant", t.at("constant")}});
     }
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& op : sg.at("operators")) {
-      ops.push_back({{"index", op.at("index")}, {"op", op.at("op")}, {"inputs", op.at("inputs")},
-                     {"outputs", op.at("outputs")}, {"called_subgraphs", op.at("called_subgraphs")}});
+      ops.push_back({{"index", op.at("index")},
+                     {"op", op.at("op")},
+                     {"inputs", op.at("inputs")},
+                     {"outputs", op.at("outputs")},
+                     {"called_subgraphs", op.at("called_subgraphs")}});
     }
-    subgraphs.push_back({{"index", sg.at("index")}, {"name", sg.at("name")}, {"inputs", sg.at("inputs")},
-                         {"outputs", sg.at("outputs")}, {"tensors", tensors}, {"operators", ops}});
+    subgraphs.push_back({{"index", sg.at("index")},
+                         {"name", sg.at("name")},
+                         {"inputs", sg.at("inputs")},
+                         {"outputs", sg.at("outputs")},
+                         {"tensors", tensors},
+                         {"operators", ops}});
   }
   return {{"subgraphs", subgraphs}};
 }
@@ -54,10 +64,14 @@ std::string JsonForScript(const nlohmann::json& j) {
   out.reserve(text.size() + text.size() / 64);
   // '<', '>' and '&' occur only inside JSON strings, where the \u escapes mean the same characters.
   for (const char c : text) {
-    if (c == '<') out += "\\u003c";
-    else if (c == '>') out += "\\u003e";
-    else if (c == '&') out += "\\u0026";
-    else out += c;
+    if (c == '<')
+      out += "\\u003c";
+    else if (c == '>')
+      out += "\\u003e";
+    else if (c == '&')
+      out += "\\u0026";
+    else
+      out += c;
   }
   return out;
 }

@@ -16,11 +16,11 @@ namespace arenaplan::report {
 
 // One model (or one `solve` problem) of the report.
 struct ReportEntry {
-  std::string name;                  // as given on the command line
-  std::string role;                  // "original" / "optimized" when two models are compared, else ""
-  std::vector<nlohmann::json> plans; // PlanToJson documents, or `solve --format json` documents
-  nlohmann::json size;               // SizeToJson (with --target), else null
-  nlohmann::json graph;              // GraphFromInspect(...), else null
+  std::string name;                   // as given on the command line
+  std::string role;                   // "original" / "optimized" when two models are compared, else ""
+  std::vector<nlohmann::json> plans;  // PlanToJson documents, or `solve --format json` documents
+  nlohmann::json size;                // SizeToJson (with --target), else null
+  nlohmann::json graph;               // GraphFromInspect(...), else null
 };
 
 // The operators of `inspect --format json` (index, op, inputs, outputs, called_subgraphs) and each

@@ -18,7 +18,8 @@ std::vector<std::string> OptimizeLines(const model::Model& m) {
     const auto& b = m.buffers[e.buffer];
     const std::string text(reinterpret_cast<const char*>(b.data), b.data != nullptr ? b.size : 0);
     size_t at = 0;
-    for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1) lines.push_back(text.substr(at, nl - at));
+    for (size_t nl; (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+      lines.push_back(text.substr(at, nl - at));
     if (at < text.size()) lines.push_back(text.substr(at));
   }
   return lines;
@@ -90,24 +91,37 @@ nlohmann::json InspectToJson(const InspectedModel& in) {
              {"zero_point", tn.quantization->zero_point},
              {"quantized_dimension", tn.quantization->quantized_dimension}};
       }
-      tensors.push_back({{"index", t}, {"name", tn.name}, {"dtype", model::TensorTypeName(tn.type)},
-                         {"shape", tn.shape}, {"shape_signature", tn.shape_signature},
+      tensors.push_back({{"index", t},
+                         {"name", tn.name},
+                         {"dtype", model::TensorTypeName(tn.type)},
+                         {"shape", tn.shape},
+                         {"shape_signature", tn.shape_signature},
                          {"bytes", tn.bytes ? nlohmann::json(*tn.bytes) : nlohmann::json(nullptr)},
-                         {"constant", tn.has_data}, {"variable", tn.is_variable},
+                         {"constant", tn.has_data},
+                         {"variable", tn.is_variable},
                          {"input", Contains(sg.inputs, static_cast<int32_t>(t))},
                          {"output", Contains(sg.outputs, static_cast<int32_t>(t))},
-                         {"buffer", tn.buffer}, {"quantization", q}});
+                         {"buffer", tn.buffer},
+                         {"quantization", q}});
     }
     nlohmann::json ops = nlohmann::json::array();
     for (size_t o = 0; o < sg.operators.size(); ++o) {
       const auto& op = sg.operators[o];
       const auto& code = m.code_of(op);
-      ops.push_back({{"index", o}, {"op", code.name}, {"version", code.version}, {"inputs", op.inputs},
-                     {"outputs", op.outputs}, {"intermediates", op.intermediates},
+      ops.push_back({{"index", o},
+                     {"op", code.name},
+                     {"version", code.version},
+                     {"inputs", op.inputs},
+                     {"outputs", op.outputs},
+                     {"intermediates", op.intermediates},
                      {"called_subgraphs", op.called_subgraphs}});
     }
-    sgs.push_back({{"index", s}, {"name", sg.name}, {"inputs", sg.inputs}, {"outputs", sg.outputs},
-                   {"tensors", std::move(tensors)}, {"operators", std::move(ops)}});
+    sgs.push_back({{"index", s},
+                   {"name", sg.name},
+                   {"inputs", sg.inputs},
+                   {"outputs", sg.outputs},
+                   {"tensors", std::move(tensors)},
+                   {"operators", std::move(ops)}});
   }
   j["subgraphs"] = std::move(sgs);
   nlohmann::json md = nlohmann::json::array();
@@ -137,7 +151,10 @@ std::string InspectToText(const InspectedModel& in) {
   std::string out;
   char line[512];
   size_t tensors = 0, ops = 0;
-  for (const auto& sg : m.subgraphs) { tensors += sg.tensors.size(); ops += sg.operators.size(); }
+  for (const auto& sg : m.subgraphs) {
+    tensors += sg.tensors.size();
+    ops += sg.operators.size();
+  }
   std::snprintf(line, sizeof line, "model      %s (schema v%u)\n", in.model.c_str(), m.version);
   out += line;
   std::snprintf(line, sizeof line, "contents   %zu subgraphs, %zu tensors, %zu operators, %zu buffers\n",
@@ -149,8 +166,8 @@ std::string InspectToText(const InspectedModel& in) {
 
   for (size_t s = 0; s < m.subgraphs.size(); ++s) {
     const auto& sg = m.subgraphs[s];
-    std::snprintf(line, sizeof line, "\nsubgraph %zu \"%s\": inputs [%s], outputs [%s]\n", s, Printable(sg.name, 200).c_str(),
-                  IndexList(sg.inputs).c_str(), IndexList(sg.outputs).c_str());
+    std::snprintf(line, sizeof line, "\nsubgraph %zu \"%s\": inputs [%s], outputs [%s]\n", s,
+                  Printable(sg.name, 200).c_str(), IndexList(sg.inputs).c_str(), IndexList(sg.outputs).c_str());
     out += line;
     std::snprintf(line, sizeof line, "  %4s %-34s %-8s %-18s %10s %s\n", "#", "tensor", "dtype", "shape", "bytes",
                   "kind");
@@ -185,8 +202,8 @@ std::string InspectToText(const InspectedModel& in) {
   if (m.offline_plan) {
     size_t fixed = 0;
     for (int32_t off : m.offline_plan->offsets) fixed += off >= 0;
-    std::snprintf(line, sizeof line, "offline plan: %zu entries, %zu fixed offsets%s\n",
-                  m.offline_plan->offsets.size(), fixed, in.offline_plan_status.ok() ? "" : " (INVALID)");
+    std::snprintf(line, sizeof line, "offline plan: %zu entries, %zu fixed offsets%s\n", m.offline_plan->offsets.size(),
+                  fixed, in.offline_plan_status.ok() ? "" : " (INVALID)");
     out += line;
     if (!in.offline_plan_status.ok()) out += "  " + Printable(in.offline_plan_status.message()) + "\n";
   }

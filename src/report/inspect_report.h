@@ -21,10 +21,10 @@
 namespace arenaplan::report {
 
 struct InspectedModel {
-  std::string model;                           // path as given
+  std::string model;  // path as given
   const model::Model* parsed = nullptr;
-  Status offline_plan_status;                  // validation of the offline plan (if any)
-  std::vector<std::string> static_problems;    // what a static planner cannot handle
+  Status offline_plan_status;                // validation of the offline plan (if any)
+  std::vector<std::string> static_problems;  // what a static planner cannot handle
 };
 
 // The checks `inspect` reports (offline plan validity, what a static planner cannot handle).

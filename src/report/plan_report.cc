@@ -22,12 +22,18 @@ std::string Percent(int64_t value, int64_t base) {
 
 LivePeak PeakOf(const plan::Problem& p) {
   std::map<plan::Step, int64_t> delta;
-  for (const auto& b : p.buffers) { delta[b.first] += b.size; delta[b.last + 1] -= b.size; }
+  for (const auto& b : p.buffers) {
+    delta[b.first] += b.size;
+    delta[b.last + 1] -= b.size;
+  }
   int64_t live = 0, peak = -1;
   plan::Step at = 0;
   for (const auto& [t, d] : delta) {
     live += d;
-    if (live > peak) { peak = live; at = t; }
+    if (live > peak) {
+      peak = live;
+      at = t;
+    }
   }
   return {at, std::max<int64_t>(peak, 0)};
 }

@@ -1,8 +1,8 @@
 // Text and JSON reports of a planned model (`arenaplan plan`). The JSON layout is a stable
 // contract documented in the README:
 //   {"model", "planner", "alignment", "arena_bytes", "lower_bound_bytes", "status", "seconds",
-//    "nodes", "peak": {"step", "live_bytes"}, "buffers": [{"id", "subgraph", "tensor", "name", "size", "first", "last", "offset",
-//    "fixed"}]}
+//    "nodes", "peak": {"step", "live_bytes"}, "buffers": [{"id", "subgraph", "tensor", "name", "size", "first", "last",
+//    "offset", "fixed"}]}
 #pragma once
 
 #include <string>
@@ -17,8 +17,8 @@
 namespace arenaplan::report {
 
 struct PlannedModel {
-  std::string model;                       // as given on the command line
-  std::string planner;                     // the planner asked for ("best" reports the winner too)
+  std::string model;    // as given on the command line
+  std::string planner;  // the planner asked for ("best" reports the winner too)
   uint32_t alignment = 16;
   const lifetime::Lifetimes* lifetimes = nullptr;
   const plan::Problem* problem = nullptr;  // built from lifetimes, same order

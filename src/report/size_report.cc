@@ -25,12 +25,16 @@ nlohmann::json SizeToJson(const std::string& model, const tflm::ArenaSize& s) {
     j["tail_breakdown"] = cats;
     nlohmann::json ops = nlohmann::json::array();
     for (const auto& o : s.ops) {
-      ops.push_back({{"subgraph", o.subgraph}, {"op", o.op}, {"name", o.name}, {"option_bytes", o.option_bytes},
+      ops.push_back({{"subgraph", o.subgraph},
+                     {"op", o.op},
+                     {"name", o.name},
+                     {"option_bytes", o.option_bytes},
                      {"kernel_bytes", o.kernel_bytes}});
     }
     j["ops"] = ops;
   } else {
-    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes", "safe_arena_bytes"}) j[k] = nullptr;
+    for (const char* k : {"head_bytes", "tail_bytes", "arena_used_bytes", "min_arena_bytes", "safe_arena_bytes"})
+      j[k] = nullptr;
     j["tail_breakdown"] = nlohmann::json::object();
   }
   j["notes"] = s.notes;

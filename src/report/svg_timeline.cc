@@ -43,9 +43,12 @@ std::string Num(double v) {
 
 std::string Short(int64_t n) {
   char buf[32];
-  if (n >= (int64_t{1} << 20)) std::snprintf(buf, sizeof buf, "%.1fM", n / 1048576.0);
-  else if (n >= 1024) std::snprintf(buf, sizeof buf, "%.1fK", n / 1024.0);
-  else std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(n));
+  if (n >= (int64_t{1} << 20))
+    std::snprintf(buf, sizeof buf, "%.1fM", n / 1048576.0);
+  else if (n >= 1024)
+    std::snprintf(buf, sizeof buf, "%.1fK", n / 1024.0);
+  else
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(n));
   return buf;
 }
 
@@ -60,7 +63,10 @@ const char* Color(const Rect& r) {
 // The live-bytes step function: (step, bytes alive from that step on).
 std::vector<std::pair<int64_t, int64_t>> LiveCurve(const std::vector<Rect>& rects) {
   std::map<int64_t, int64_t> delta;
-  for (const Rect& r : rects) { delta[r.first] += r.size; delta[r.last + 1] -= r.size; }
+  for (const Rect& r : rects) {
+    delta[r.first] += r.size;
+    delta[r.last + 1] -= r.size;
+  }
   std::vector<std::pair<int64_t, int64_t>> curve;
   int64_t live = 0;
   for (const auto& [t, d] : delta) curve.emplace_back(t, live += d);
@@ -83,10 +89,10 @@ void DrawBuffers(const std::vector<Rect>& rects, const Frame& f, std::string& s)
     const double x = f.px(static_cast<double>(r.first)), y = f.py(static_cast<double>(r.offset));
     const double rw = std::max(1.0, f.px(static_cast<double>(r.last + 1)) - x);
     const double rh = std::max(1.0, f.py(static_cast<double>(r.offset + r.size)) - y);
-    s += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" + Num(rw) + "\" height=\"" + Num(rh) + "\" fill=\"" +
-         Color(r) + "\"><title>" + EscapeMarkup(r.name) + " (" + EscapeMarkup(r.id) + "): " + std::to_string(r.size) +
-         " B, steps " + std::to_string(r.first) + "-" + std::to_string(r.last) + ", offset " +
-         std::to_string(r.offset) + "</title></rect>\n";
+    s += "<rect x=\"" + Num(x) + "\" y=\"" + Num(y) + "\" width=\"" + Num(rw) + "\" height=\"" + Num(rh) +
+         "\" fill=\"" + Color(r) + "\"><title>" + EscapeMarkup(r.name) + " (" + EscapeMarkup(r.id) +
+         "): " + std::to_string(r.size) + " B, steps " + std::to_string(r.first) + "-" + std::to_string(r.last) +
+         ", offset " + std::to_string(r.offset) + "</title></rect>\n";
   }
   s += "</g>\n";
 }
@@ -118,7 +124,8 @@ void DrawCurve(const std::vector<Rect>& rects, const Frame& f, int64_t bound, st
 
 std::string RenderSvgTimeline(const nlohmann::json& doc, const std::string& title) {
   const std::vector<Rect> rects = Buffers(doc);
-  const int64_t arena = doc.contains("arena_bytes") ? doc.at("arena_bytes").get<int64_t>() : doc.at("height").get<int64_t>();
+  const int64_t arena = doc.contains("arena_bytes") ? doc.at("arena_bytes").get<int64_t>()
+                                                    : doc.at("height").get<int64_t>();
   const int64_t bound = doc.at("lower_bound_bytes").get<int64_t>();
   const int64_t peak_step = doc.at("peak").at("step").get<int64_t>();
   const int64_t peak = doc.at("peak").at("live_bytes").get<int64_t>();
@@ -131,8 +138,8 @@ std::string RenderSvgTimeline(const nlohmann::json& doc, const std::string& titl
   const double bottom = f.curve_bottom();
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + Num(kWidth) + "\" height=\"" +
                   Num(bottom + 30) + "\" font-family=\"sans-serif\" font-size=\"11\">\n<title>" + EscapeMarkup(title) +
-                  "</title>\n<text x=\"" + Num(kLeft) + "\" y=\"16\" font-size=\"13\">" + EscapeMarkup(title) + ": arena " +
-                  std::to_string(arena) + " B, lower bound " + std::to_string(bound) + " B, " +
+                  "</title>\n<text x=\"" + Num(kLeft) + "\" y=\"16\" font-size=\"13\">" + EscapeMarkup(title) +
+                  ": arena " + std::to_string(arena) + " B, lower bound " + std::to_string(bound) + " B, " +
                   std::to_string(rects.size()) + " buffers</text>\n";
   DrawBuffers(rects, f, s);
   HLine(f.py(static_cast<double>(arena)), "#344054", "none", "arena " + Short(arena), s);
@@ -144,9 +151,10 @@ std::string RenderSvgTimeline(const nlohmann::json& doc, const std::string& titl
   }
   DrawCurve(rects, f, bound, s);
   const double xp = f.px(static_cast<double>(peak_step) + 0.5);
-  s += "<line class=\"peak\" x1=\"" + Num(xp) + "\" x2=\"" + Num(xp) + "\" y1=\"" + Num(kTop) + "\" y2=\"" + Num(bottom) +
-       "\" stroke=\"#d92d20\" stroke-dasharray=\"4 3\"/><text x=\"" + Num(xp + 4) + "\" y=\"" + Num(kTop + 12) +
-       "\" fill=\"#d92d20\">peak: step " + std::to_string(peak_step) + ", " + std::to_string(peak) + " B</text>\n";
+  s += "<line class=\"peak\" x1=\"" + Num(xp) + "\" x2=\"" + Num(xp) + "\" y1=\"" + Num(kTop) + "\" y2=\"" +
+       Num(bottom) + "\" stroke=\"#d92d20\" stroke-dasharray=\"4 3\"/><text x=\"" + Num(xp + 4) + "\" y=\"" +
+       Num(kTop + 12) + "\" fill=\"#d92d20\">peak: step " + std::to_string(peak_step) + ", " + std::to_string(peak) +
+       " B</text>\n";
   s += "<text x=\"" + Num(kLeft) + "\" y=\"" + Num(bottom + 16) + "\" fill=\"#667085\">step " + std::to_string(f.t0) +
        "</text><text x=\"" + Num(kWidth - kRight) + "\" y=\"" + Num(bottom + 16) +
        "\" text-anchor=\"end\" fill=\"#667085\">step " + std::to_string(f.t1 - 1) + "</text>\n</svg>\n";

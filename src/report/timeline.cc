@@ -22,19 +22,24 @@ Unit UnitFor(int64_t largest) {
 
 std::string HumanBytes(int64_t b, Unit u) {
   char buf[32];
-  if (u.divisor == 1.0) std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(b));
-  else std::snprintf(buf, sizeof buf, "%.1f%s", b / u.divisor, u.suffix);
+  if (u.divisor == 1.0)
+    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(b));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f%s", b / u.divisor, u.suffix);
   return buf;
 }
 
 }  // namespace
 
-std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan,
-                           const std::vector<std::string>& labels, const TimelineOptions& options) {
+std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan, const std::vector<std::string>& labels,
+                           const TimelineOptions& options) {
   const auto& bufs = problem.buffers;
   if (bufs.empty() || plan.height <= 0) return "(no planned buffers)\n";
   plan::Step t0 = bufs[0].first, t1 = bufs[0].last;
-  for (const auto& b : bufs) { t0 = std::min(t0, b.first); t1 = std::max(t1, b.last); }
+  for (const auto& b : bufs) {
+    t0 = std::min(t0, b.first);
+    t1 = std::max(t1, b.last);
+  }
   const int64_t steps = t1 - t0 + 1;
   const int cols = static_cast<int>(std::min<int64_t>(steps, std::max(8, options.width)));
   const int rows = std::max(4, options.rows);
@@ -61,20 +66,29 @@ std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan,
       const double band_lo = r * height / rows, band_hi = (r + 1) * height / rows;
       const double cover = std::min(hi, band_hi) - std::max(lo, band_lo);
       for (int c = c0; c <= c1; ++c) {
-        if (cover > best[r][c]) { best[r][c] = cover; grid[r][c] = glyph[i]; }
+        if (cover > best[r][c]) {
+          best[r][c] = cover;
+          grid[r][c] = glyph[i];
+        }
       }
     }
   }
 
   // Live bytes per column (max over the steps in the bucket) to mark the peak.
   std::map<plan::Step, int64_t> delta;
-  for (const auto& b : bufs) { delta[b.first] += b.size; delta[b.last + 1] -= b.size; }
+  for (const auto& b : bufs) {
+    delta[b.first] += b.size;
+    delta[b.last + 1] -= b.size;
+  }
   std::vector<int64_t> live_col(cols, 0);
   int64_t live = 0, peak = 0;
   auto it = delta.begin();
   for (plan::Step t = t0; t <= t1; ++t) {
     // Jump over quiet stretches: live only changes at delta points.
-    while (it != delta.end() && it->first <= t) { live += it->second; ++it; }
+    while (it != delta.end() && it->first <= t) {
+      live += it->second;
+      ++it;
+    }
     const int c = col_of(t);
     live_col[c] = std::max(live_col[c], live);
     peak = std::max(peak, live);
@@ -102,7 +116,8 @@ std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan,
   std::snprintf(line, sizeof line, "%9s +", HumanBytes(plan.height, unit).c_str());
   out += line + std::string(cols, '-') + "+\n";
   std::string marks(cols, ' ');
-  for (int c = 0; c < cols; ++c) if (live_col[c] == peak) marks[c] = '^';
+  for (int c = 0; c < cols; ++c)
+    if (live_col[c] == peak) marks[c] = '^';
   out += "     peak  " + marks + "  live peak " + HumanBytes(peak, unit) + "\n";
   out += "legend (largest size x lifetime first):\n";
   for (size_t k = 0; k < order.size() && k < 26; ++k) {

@@ -16,7 +16,7 @@ struct TimelineOptions {
   int rows = 20;   // address bands
 };
 
-std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan,
-                           const std::vector<std::string>& labels, const TimelineOptions& options = {});
+std::string RenderTimeline(const plan::Problem& problem, const plan::Plan& plan, const std::vector<std::string>& labels,
+                           const TimelineOptions& options = {});
 
 }  // namespace arenaplan::report

@@ -10,8 +10,8 @@ void NotePeak(Arena* a) {
 }
 
 StatusCode Full(ErrorText* error, const char* what, uint32_t requested, uint32_t available) {
-  SetError(error, "arena full: %s needs %u bytes, %u available", what != nullptr ? what : "allocation",
-           requested, available);
+  SetError(error, "arena full: %s needs %u bytes, %u available", what != nullptr ? what : "allocation", requested,
+           available);
   return StatusCode::kArenaFull;
 }
 
@@ -36,7 +36,7 @@ StatusCode ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error)
 }
 
 StatusCode ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
-                      const char* what) {
+                          const char* what) {
   const uint32_t room = a->tail - a->temp;  // temp >= head, so this checks both
   if (bytes > room) return Full(error, what, bytes, room);
   const uint32_t start = (a->tail - bytes) & ~(align - 1u);
@@ -48,7 +48,7 @@ StatusCode ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* of
 }
 
 StatusCode ArenaAllocTemp(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
-                      const char* what) {
+                          const char* what) {
   const uint32_t room = a->tail - a->temp;
   const uint32_t pad = (align - a->temp % align) % align;
   if (pad > room || bytes > room - pad) return Full(error, what, bytes + pad, room);

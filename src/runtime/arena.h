@@ -21,12 +21,12 @@ namespace arenaplan::rt {
 inline constexpr uint32_t kArenaAlignment = rules::kBufferAlignment;
 
 struct Arena {
-  uint8_t* base = nullptr;  // 16-aligned start of the usable region
-  uint32_t size = 0;        // usable bytes from base (multiple of 16)
-  uint32_t head = 0;        // end of the head region
-  uint32_t temp = 0;        // end of live temp allocations
-  uint32_t tail = 0;        // start of the persistent region
-  uint32_t peak = 0;        // max over time of temp + (size - tail)
+  uint8_t* base = nullptr;     // 16-aligned start of the usable region
+  uint32_t size = 0;           // usable bytes from base (multiple of 16)
+  uint32_t head = 0;           // end of the head region
+  uint32_t temp = 0;           // end of live temp allocations
+  uint32_t tail = 0;           // start of the persistent region
+  uint32_t peak = 0;           // max over time of temp + (size - tail)
   uint32_t lost_at_start = 0;  // bytes skipped to align the caller's start
 };
 
@@ -35,11 +35,11 @@ struct Arena {
 StatusCode ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error);
 
 // Persistent allocation from the tail, aligned to `align` (a power of two <= 16).
-StatusCode ArenaAllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
-                      ErrorText* error, const char* what);
+StatusCode ArenaAllocTail(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
+                          const char* what);
 // Temporary allocation above the head; freed all at once by ArenaResetTemp.
-StatusCode ArenaAllocTemp(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset,
-                      ErrorText* error, const char* what);
+StatusCode ArenaAllocTemp(Arena* arena, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
+                          const char* what);
 void ArenaResetTemp(Arena* arena);
 // Resizes the head to `bytes` (rounded up to 16). Only while no temp allocation is live.
 StatusCode ArenaSetHead(Arena* arena, uint32_t bytes, ErrorText* error, const char* what);

@@ -17,22 +17,20 @@ StatusCode RequireInput(KernelContext& ctx, uint32_t k, TensorView* out) {
 
 StatusCode RequireOutput(KernelContext& ctx, uint32_t k, TensorView* out) {
   if (ctx.GetOutput(k, out)) return StatusCode::kOk;
-  return ctx.Fail(StatusCode::kInvalidModel, "output %u is missing (op has %u outputs)", k,
-                  ctx.num_outputs());
+  return ctx.Fail(StatusCode::kInvalidModel, "output %u is missing (op has %u outputs)", k, ctx.num_outputs());
 }
 
 StatusCode RequireCounts(KernelContext& ctx, uint32_t inputs, uint32_t outputs) {
   if (ctx.num_inputs() != inputs || ctx.num_outputs() != outputs) {
-    return ctx.Fail(StatusCode::kInvalidModel, "expected %u inputs and %u outputs, got %u and %u", inputs,
-                    outputs, ctx.num_inputs(), ctx.num_outputs());
+    return ctx.Fail(StatusCode::kInvalidModel, "expected %u inputs and %u outputs, got %u and %u", inputs, outputs,
+                    ctx.num_inputs(), ctx.num_outputs());
   }
   return StatusCode::kOk;
 }
 
 StatusCode RequireType(KernelContext& ctx, const TensorView& t, TensorType type, const char* which) {
   if (t.type == type) return StatusCode::kOk;
-  return ctx.Fail(StatusCode::kUnsupported, "%s has type %s, expected %s", which, TypeName(t.type),
-                  TypeName(type));
+  return ctx.Fail(StatusCode::kUnsupported, "%s has type %s, expected %s", which, TypeName(t.type), TypeName(type));
 }
 
 StatusCode RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b, const char* what) {

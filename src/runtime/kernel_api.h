@@ -31,9 +31,9 @@ using rules::kMaxScratchPerNode;
 class KernelContext {
  public:
   // --- the node being prepared / evaluated -----------------------------------------------------
-  virtual int32_t op_index() const = 0;           // index of the op in subgraph 0
-  virtual const char* op_name() const = 0;        // "CONV_2D", or the custom code
-  virtual int32_t op_version() const = 0;         // OperatorCode.version
+  virtual int32_t op_index() const = 0;     // index of the op in subgraph 0
+  virtual const char* op_name() const = 0;  // "CONV_2D", or the custom code
+  virtual int32_t op_version() const = 0;   // OperatorCode.version
   // The flatbuffer operator (builtin options, custom options). May be nullptr in unit tests
   // that pass no options; use Options<T>() which handles that.
   virtual const tfl::Operator* op() const = 0;
@@ -61,8 +61,14 @@ class KernelContext {
   virtual uint32_t subgraph_inputs_size(uint32_t s) const { return 0; }
   virtual uint32_t subgraph_outputs_size(uint32_t s) const { return 0; }
   // View of input / output k of subgraph s (data valid at eval only); false when out of range.
-  virtual bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
-  virtual bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) { *out = TensorView{}; return false; }
+  virtual bool GetSubgraphInput(uint32_t s, uint32_t k, TensorView* out) {
+    *out = TensorView{};
+    return false;
+  }
+  virtual bool GetSubgraphOutput(uint32_t s, uint32_t k, TensorView* out) {
+    *out = TensorView{};
+    return false;
+  }
   // Runs every op of subgraph s (eval only). Depth is bounded by the interpreter.
   virtual StatusCode InvokeSubgraph(uint32_t s) { return Fail(StatusCode::kUnsupported, "no subgraph %u here", s); }
 
@@ -110,7 +116,7 @@ const T* Options(const KernelContext& ctx) {
 }
 
 struct KernelRegistration {
-  const char* name;                       // op name for messages, e.g. "ADD"
+  const char* name;                           // op name for messages, e.g. "ADD"
   StatusCode (*prepare)(KernelContext& ctx);  // may be nullptr (nothing to check or precompute)
   StatusCode (*eval)(KernelContext& ctx);     // required
   // Interpreter::Reset: put kernel-internal state in op data back to its post-prepare value.
@@ -124,7 +130,6 @@ StatusCode RequireOutput(KernelContext& ctx, uint32_t k, TensorView* out);
 // Exactly n inputs / outputs (counting omitted optional ones).
 StatusCode RequireCounts(KernelContext& ctx, uint32_t inputs, uint32_t outputs);
 StatusCode RequireType(KernelContext& ctx, const TensorView& t, TensorType type, const char* which);
-StatusCode RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b,
-                        const char* what);
+StatusCode RequireSameShape(KernelContext& ctx, const TensorView& a, const TensorView& b, const char* what);
 
 }  // namespace arenaplan::rt

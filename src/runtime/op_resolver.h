@@ -11,8 +11,8 @@
 namespace arenaplan::rt {
 
 struct OpResolverEntry {
-  int32_t builtin_code;                        // tfl::BuiltinOperator value; CUSTOM (32) for custom ops
-  const char* custom_code;                     // custom op name, nullptr for builtins
+  int32_t builtin_code;     // tfl::BuiltinOperator value; CUSTOM (32) for custom ops
+  const char* custom_code;  // custom op name, nullptr for builtins
   const KernelRegistration* (*registration)();
 };
 
@@ -26,7 +26,6 @@ struct OpResolver {
 const OpResolver& AllOpsResolver();
 
 // The kernel for a builtin code / custom name, or nullptr when the resolver has none.
-const KernelRegistration* FindKernel(const OpResolver& resolver, int32_t builtin_code,
-                                     const char* custom_code);
+const KernelRegistration* FindKernel(const OpResolver& resolver, int32_t builtin_code, const char* custom_code);
 
 }  // namespace arenaplan::rt

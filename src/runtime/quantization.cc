@@ -1,8 +1,8 @@
 #include "runtime/quantization.h"
 
 #include <cfloat>
-#include <cmath>
 #include <climits>
+#include <cmath>
 #include <limits>
 
 namespace arenaplan::rt {
@@ -26,8 +26,7 @@ void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, i
   *quantized_multiplier = static_cast<int32_t>(q_fixed);
 }
 
-void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier,
-                                         int* left_shift) {
+void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier, int* left_shift) {
   int shift = 0;
   QuantizeMultiplier(real_multiplier, quantized_multiplier, &shift);
   *left_shift = shift;
@@ -56,15 +55,12 @@ int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, i
   const int left_shift = shift > 0 ? (shift > 31 ? 31 : shift) : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
   // TFLM multiplies in int32 (wrapping is UB there too); do it unsigned to stay defined.
-  const int32_t shifted =
-      static_cast<int32_t>(static_cast<uint32_t>(x) * (static_cast<uint32_t>(1) << left_shift));
-  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier),
-                             right_shift);
+  const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) * (static_cast<uint32_t>(1) << left_shift));
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier), right_shift);
 }
 
 int32_t MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, int shift) {
-  const int32_t reduced =
-      quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
+  const int32_t reduced = quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
   // TFLM's int16 paths keep 1 <= total_shift <= 62; a hostile shift outside that (UB in TFLM) is
   // clamped, and the product wraps (unsigned) instead of overflowing.
   int total_shift = 15 - shift;
@@ -76,16 +72,12 @@ int32_t MultiplyByQuantizedMultiplier(int64_t x, int32_t quantized_multiplier, i
   return static_cast<int32_t>(result);
 }
 
-int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier,
-                                                       int left_shift) {
-  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, quantized_multiplier),
-                             -left_shift);
+int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier, int left_shift) {
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, quantized_multiplier), -left_shift);
 }
 
-int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier,
-                                                    int left_shift) {
-  const int32_t shifted =
-      static_cast<int32_t>(static_cast<uint32_t>(x) * (static_cast<uint32_t>(1) << left_shift));
+int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier, int left_shift) {
+  const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) * (static_cast<uint32_t>(1) << left_shift));
   return SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier);
 }
 
@@ -98,8 +90,7 @@ int32_t SaturatingRoundingMultiplyByPOT(int32_t x, int exponent) {
   return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
 }
 
-void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt,
-                                      int* output_shift) {
+void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt, int* output_shift) {
   if (input <= 1) {  // 0 is treated as 1, and 1 would overflow below (TFLM b/143972021)
     *output_inv_sqrt = INT32_MAX;
     *output_shift = 0;
@@ -137,9 +128,18 @@ void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t*
 
 bool QuantizedTypeRange(TensorType type, int32_t* min_value, int32_t* max_value) {
   switch (type) {
-    case TensorType::INT8: *min_value = -128; *max_value = 127; return true;
-    case TensorType::UINT8: *min_value = 0; *max_value = 255; return true;
-    case TensorType::INT16: *min_value = -32768; *max_value = 32767; return true;
+    case TensorType::INT8:
+      *min_value = -128;
+      *max_value = 127;
+      return true;
+    case TensorType::UINT8:
+      *min_value = 0;
+      *max_value = 255;
+      return true;
+    case TensorType::INT16:
+      *min_value = -32768;
+      *max_value = 32767;
+      return true;
     case TensorType::INT32:
       *min_value = std::numeric_limits<int32_t>::min();
       *max_value = std::numeric_limits<int32_t>::max();
@@ -157,15 +157,20 @@ int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
 int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
 }  // namespace
 
-bool CalculateActivationRangeQuantized(tfl::ActivationFunctionType activation,
-                                       const TensorView& output, int32_t* act_min,
-                                       int32_t* act_max) {
+bool CalculateActivationRangeQuantized(tfl::ActivationFunctionType activation, const TensorView& output,
+                                       int32_t* act_min, int32_t* act_max) {
   int32_t qmin = 0, qmax = 0;
   if (!QuantizedTypeRange(output.type, &qmin, &qmax)) return false;
   using A = tfl::ActivationFunctionType;
   switch (activation) {
-    case A::NONE: *act_min = qmin; *act_max = qmax; return true;
-    case A::RELU: *act_min = Max(qmin, QuantizeValue(0.0f, output)); *act_max = qmax; return true;
+    case A::NONE:
+      *act_min = qmin;
+      *act_max = qmax;
+      return true;
+    case A::RELU:
+      *act_min = Max(qmin, QuantizeValue(0.0f, output));
+      *act_max = qmax;
+      return true;
     case A::RELU6:
       *act_min = Max(qmin, QuantizeValue(0.0f, output));
       *act_max = Min(qmax, QuantizeValue(6.0f, output));
@@ -178,14 +183,25 @@ bool CalculateActivationRangeQuantized(tfl::ActivationFunctionType activation,
   }
 }
 
-bool CalculateActivationRangeFloat(tfl::ActivationFunctionType activation, float* act_min,
-                                   float* act_max) {
+bool CalculateActivationRangeFloat(tfl::ActivationFunctionType activation, float* act_min, float* act_max) {
   using A = tfl::ActivationFunctionType;
   switch (activation) {
-    case A::NONE: *act_min = -FLT_MAX; *act_max = FLT_MAX; return true;
-    case A::RELU: *act_min = 0.0f; *act_max = FLT_MAX; return true;
-    case A::RELU6: *act_min = 0.0f; *act_max = 6.0f; return true;
-    case A::RELU_N1_TO_1: *act_min = -1.0f; *act_max = 1.0f; return true;
+    case A::NONE:
+      *act_min = -FLT_MAX;
+      *act_max = FLT_MAX;
+      return true;
+    case A::RELU:
+      *act_min = 0.0f;
+      *act_max = FLT_MAX;
+      return true;
+    case A::RELU6:
+      *act_min = 0.0f;
+      *act_max = 6.0f;
+      return true;
+    case A::RELU_N1_TO_1:
+      *act_min = -1.0f;
+      *act_max = 1.0f;
+      return true;
     default: return false;
   }
 }

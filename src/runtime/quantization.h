@@ -13,8 +13,7 @@ namespace arenaplan::rt {
 // real ~= quantized_multiplier * 2^(shift - 31). 0 gives (0, 0); exponents below -31 flush to 0.
 void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift);
 // Same, for multipliers in (0, 1): shift <= 0.
-void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier,
-                                         int* left_shift);
+void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier, int* left_shift);
 
 // gemmlowp: (a * b * 2) >> 32 rounded to nearest; INT32_MIN * INT32_MIN saturates.
 int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b);
@@ -32,10 +31,8 @@ template <typename T, typename = std::enable_if_t<std::is_same<T, int>::value &&
 inline int32_t MultiplyByQuantizedMultiplier(T x, int32_t quantized_multiplier, int shift) {
   return MultiplyByQuantizedMultiplier(static_cast<int32_t>(x), quantized_multiplier, shift);
 }
-int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier,
-                                                       int left_shift);
-int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier,
-                                                    int left_shift);
+int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier, int left_shift);
+int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier, int left_shift);
 
 // gemmlowp SaturatingRoundingMultiplyByPOT: x * 2^exponent, saturating for exponent > 0,
 // RoundingDivideByPOT for exponent < 0.
@@ -44,18 +41,15 @@ int32_t SaturatingRoundingMultiplyByPOT(int32_t x, int exponent);
 // TFLM GetInvSqrtQuantizedMultiplierExp: 1 / sqrt(input) as a Q0.31 multiplier and a shift, by
 // five Newton-Raphson steps in gemmlowp Q3.28 fixed point (L2_NORMALIZATION's int8 path).
 // reverse_shift = -1 returns a left shift (TFLM's kReverseShift). input <= 1 gives (INT32_MAX, 0).
-void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt,
-                                      int* output_shift);
+void GetInvSqrtQuantizedMultiplierExp(int32_t input, int reverse_shift, int32_t* output_inv_sqrt, int* output_shift);
 
 // Activation clamp range for a quantized output, as TFLM's CalculateActivationRangeQuantized:
 // intersect the type's range with the quantized activation bounds (RELU: [0, inf), RELU6:
 // [0, 6], RELU_N1_TO_1: [-1, 1]). Returns false for an unsupported activation or type.
-bool CalculateActivationRangeQuantized(tfl::ActivationFunctionType activation,
-                                       const TensorView& output, int32_t* act_min,
-                                       int32_t* act_max);
+bool CalculateActivationRangeQuantized(tfl::ActivationFunctionType activation, const TensorView& output,
+                                       int32_t* act_min, int32_t* act_max);
 // Float activation range (NONE gives +-FLT_MAX). False for an unsupported activation.
-bool CalculateActivationRangeFloat(tfl::ActivationFunctionType activation, float* act_min,
-                                   float* act_max);
+bool CalculateActivationRangeFloat(tfl::ActivationFunctionType activation, float* act_min, float* act_max);
 
 // Value range of a quantized type (int8 [-128, 127], uint8, int16, int32); false otherwise.
 bool QuantizedTypeRange(TensorType type, int32_t* min_value, int32_t* max_value);

@@ -9,11 +9,11 @@
 namespace arenaplan::rt {
 
 struct ResourceVariable {
-  const char* container;    // nullptr: matches any container in lookups (TFLM)
+  const char* container;  // nullptr: matches any container in lookups (TFLM)
   const char* shared_name;
-  uint32_t offset;          // arena offset of the data (valid when bytes > 0)
-  uint32_t bytes;           // 0 until an ASSIGN_VARIABLE is prepared
-  int8_t fill;              // value the data starts with and returns to on Reset
+  uint32_t offset;  // arena offset of the data (valid when bytes > 0)
+  uint32_t bytes;   // 0 until an ASSIGN_VARIABLE is prepared
+  int8_t fill;      // value the data starts with and returns to on Reset
 };
 
 // Id of (container, shared_name), adding an entry when none matches; -1 when the table is full.

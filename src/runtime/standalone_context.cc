@@ -2,9 +2,8 @@
 
 namespace arenaplan::rt {
 
-StandaloneContext::StandaloneContext(TensorView* const* inputs, uint32_t num_inputs,
-                                     TensorView* const* outputs, uint32_t num_outputs,
-                                     const tfl::Operator* op, void* memory, size_t memory_bytes,
+StandaloneContext::StandaloneContext(TensorView* const* inputs, uint32_t num_inputs, TensorView* const* outputs,
+                                     uint32_t num_outputs, const tfl::Operator* op, void* memory, size_t memory_bytes,
                                      const char* name, int32_t version)
     : inputs_(inputs),
       num_inputs_(num_inputs),

@@ -22,9 +22,9 @@ namespace arenaplan::rt {
 class StandaloneContext final : public KernelContext {
  public:
   // `inputs[k] == nullptr` is an omitted optional input. Arrays must outlive the context.
-  StandaloneContext(TensorView* const* inputs, uint32_t num_inputs, TensorView* const* outputs,
-                    uint32_t num_outputs, const tfl::Operator* op, void* memory, size_t memory_bytes,
-                    const char* name = "KERNEL", int32_t version = 1);
+  StandaloneContext(TensorView* const* inputs, uint32_t num_inputs, TensorView* const* outputs, uint32_t num_outputs,
+                    const tfl::Operator* op, void* memory, size_t memory_bytes, const char* name = "KERNEL",
+                    int32_t version = 1);
 
   // prepare (if any), then eval.
   StatusCode Run(const KernelRegistration& kernel);

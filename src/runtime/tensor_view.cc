@@ -7,27 +7,21 @@ uint32_t TypeSize(TensorType type) {
     case TensorType::FLOAT32:
     case TensorType::INT32:
     case TensorType::UINT32:
-    case TensorType::RESOURCE:
-      return 4;
+    case TensorType::RESOURCE: return 4;
     case TensorType::FLOAT16:
     case TensorType::BFLOAT16:
     case TensorType::INT16:
-    case TensorType::UINT16:
-      return 2;
+    case TensorType::UINT16: return 2;
     case TensorType::INT8:
     case TensorType::UINT8:
     case TensorType::BOOL:
-    case TensorType::INT4:
-      return 1;
+    case TensorType::INT4: return 1;
     case TensorType::FLOAT64:
     case TensorType::INT64:
     case TensorType::UINT64:
-    case TensorType::COMPLEX64:
-      return 8;
-    case TensorType::COMPLEX128:
-      return 16;
-    default:
-      return 0;
+    case TensorType::COMPLEX64: return 8;
+    case TensorType::COMPLEX128: return 16;
+    default: return 0;
   }
 }
 
@@ -67,8 +61,7 @@ bool SameShape(const TensorView& a, const TensorView& b) {
   return true;
 }
 
-TensorView MakeView(void* data, TensorType type, const int32_t* dims, int32_t rank, float scale,
-                    int32_t zero_point) {
+TensorView MakeView(void* data, TensorType type, const int32_t* dims, int32_t rank, float scale, int32_t zero_point) {
   TensorView v;
   v.data = data;
   v.type = type;

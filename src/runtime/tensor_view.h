@@ -14,20 +14,22 @@ namespace arenaplan::rt {
 using tfl::TensorType;
 
 struct TensorView {
-  void* data = nullptr;                // element 0; nullptr for an unplanned / omitted tensor
-  const int32_t* dims = nullptr;       // `rank` entries (may be nullptr when rank == 0)
+  void* data = nullptr;           // element 0; nullptr for an unplanned / omitted tensor
+  const int32_t* dims = nullptr;  // `rank` entries (may be nullptr when rank == 0)
   int32_t rank = 0;
   TensorType type = TensorType::FLOAT32;
-  uint32_t bytes = 0;                  // element count x element size
+  uint32_t bytes = 0;  // element count x element size
   // Quantization (all zero when the tensor is not quantized).
-  float scale = 0.0f;                  // scale[0]
-  int32_t zero_point = 0;              // zero_point[0]
-  const float* scales = nullptr;       // per-channel scales (count = num_channels), or nullptr
-  int32_t num_channels = 0;            // 0 = not quantized, 1 = per-tensor
+  float scale = 0.0f;             // scale[0]
+  int32_t zero_point = 0;         // zero_point[0]
+  const float* scales = nullptr;  // per-channel scales (count = num_channels), or nullptr
+  int32_t num_channels = 0;       // 0 = not quantized, 1 = per-tensor
   int32_t quantized_dimension = 0;
 
   template <typename T>
-  T* As() const { return static_cast<T*>(data); }
+  T* As() const {
+    return static_cast<T*>(data);
+  }
 };
 
 // Element size in bytes as TFLM counts it (docs/tflm-arena.md §3); 0 for unsupported types
@@ -48,7 +50,7 @@ int32_t Dim(const TensorView& t, int32_t i);
 bool SameShape(const TensorView& a, const TensorView& b);
 
 // Builds a view over caller memory (tests, kernels making sub-views). `dims` must outlive it.
-TensorView MakeView(void* data, TensorType type, const int32_t* dims, int32_t rank,
-                    float scale = 0.0f, int32_t zero_point = 0);
+TensorView MakeView(void* data, TensorType type, const int32_t* dims, int32_t rank, float scale = 0.0f,
+                    int32_t zero_point = 0);
 
 }  // namespace arenaplan::rt

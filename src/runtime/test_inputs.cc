@@ -14,17 +14,50 @@ void FillGeneratedInput(const TensorView& t, uint32_t k, uint32_t seed) {
   }
   const uint32_t n = t.bytes / size;
   for (uint32_t i = 0; i < n; ++i) {
-    const int32_t v = static_cast<int32_t>((static_cast<uint64_t>(i) * 37 + static_cast<uint64_t>(k) * 101 + seed) % 251);
+    const int32_t v = static_cast<int32_t>((static_cast<uint64_t>(i) * 37 + static_cast<uint64_t>(k) * 101 + seed) %
+                                           251);
     uint8_t* p = out + static_cast<uint64_t>(i) * size;
     switch (t.type) {
-      case TensorType::INT8: { const int8_t x = static_cast<int8_t>(v - 125); std::memcpy(p, &x, 1); break; }
-      case TensorType::UINT8: { const uint8_t x = static_cast<uint8_t>(v); std::memcpy(p, &x, 1); break; }
-      case TensorType::INT16: { const int16_t x = static_cast<int16_t>((v - 125) * 64); std::memcpy(p, &x, 2); break; }
-      case TensorType::INT32: { const int32_t x = v; std::memcpy(p, &x, 4); break; }
-      case TensorType::INT64: { const int64_t x = v; std::memcpy(p, &x, 8); break; }
-      case TensorType::FLOAT32: { const float x = static_cast<float>(v - 125) / 125.0f; std::memcpy(p, &x, 4); break; }
-      case TensorType::FLOAT64: { const double x = static_cast<double>(v - 125) / 125.0; std::memcpy(p, &x, 8); break; }
-      case TensorType::BOOL: { const uint8_t x = static_cast<uint8_t>(v & 1); std::memcpy(p, &x, 1); break; }
+      case TensorType::INT8: {
+        const int8_t x = static_cast<int8_t>(v - 125);
+        std::memcpy(p, &x, 1);
+        break;
+      }
+      case TensorType::UINT8: {
+        const uint8_t x = static_cast<uint8_t>(v);
+        std::memcpy(p, &x, 1);
+        break;
+      }
+      case TensorType::INT16: {
+        const int16_t x = static_cast<int16_t>((v - 125) * 64);
+        std::memcpy(p, &x, 2);
+        break;
+      }
+      case TensorType::INT32: {
+        const int32_t x = v;
+        std::memcpy(p, &x, 4);
+        break;
+      }
+      case TensorType::INT64: {
+        const int64_t x = v;
+        std::memcpy(p, &x, 8);
+        break;
+      }
+      case TensorType::FLOAT32: {
+        const float x = static_cast<float>(v - 125) / 125.0f;
+        std::memcpy(p, &x, 4);
+        break;
+      }
+      case TensorType::FLOAT64: {
+        const double x = static_cast<double>(v - 125) / 125.0;
+        std::memcpy(p, &x, 8);
+        break;
+      }
+      case TensorType::BOOL: {
+        const uint8_t x = static_cast<uint8_t>(v & 1);
+        std::memcpy(p, &x, 1);
+        break;
+      }
       default: std::memset(p, 0, size); break;
     }
   }

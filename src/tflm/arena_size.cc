@@ -5,8 +5,8 @@
 
 #include "plan/plan_and_verify.h"
 #include "rules/limits.h"
-#include "tflm/prepare_temp.h"
 #include "tflm/kernels.h"
+#include "tflm/prepare_temp.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::tflm {
@@ -43,8 +43,8 @@ std::string RegistrationError(const model::Model& m) {
       const bool custom = name.rfind("CUSTOM:", 0) == 0;
       const std::string shown = custom ? name.substr(7) : name;
       return std::string("Didn't find op for ") + (custom ? "custom" : "builtin") + " opcode '" + shown +
-             "' | Failed to get registration from op code " + shown + " (subgraph " + std::to_string(s) +
-             ", op " + std::to_string(i) + ")";
+             "' | Failed to get registration from op code " + shown + " (subgraph " + std::to_string(s) + ", op " +
+             std::to_string(i) + ")";
     }
   }
   return "";
@@ -76,7 +76,8 @@ Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model
     for (size_t i = 0; i < model.subgraphs[s].operators.size(); ++i, ++global_op) {
       auto a = EvaluateKernel(model, s, i, target);
       if (!a.ok()) return a.status();
-      const std::string where = "subgraph " + std::to_string(s) + ", op " + std::to_string(i) + " (" + StringOf(model, s, i) + ")";
+      const std::string where = "subgraph " + std::to_string(s) + ", op " + std::to_string(i) + " (" +
+                                StringOf(model, s, i) + ")";
       if (a->scratch_bytes.size() > rules::kMaxScratchPerNode) {
         return Unsupported(where + ": more than " + std::to_string(rules::kMaxScratchPerNode) + " scratch requests");
       }
@@ -137,8 +138,9 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
       auto a = EvaluateKernel(model, s, i, target);
       if (!a.ok()) return a.status();
       if (name == "CUSTOM:ethos-u") {
-        r.notes.push_back("custom op ethos-u is sized as a no-op kernel (Ethos-U builds only); its NPU command stream "
-                          "and scratch are not modelled");
+        r.notes.push_back(
+            "custom op ethos-u is sized as a no-op kernel (Ethos-U builds only); its NPU command stream "
+            "and scratch are not modelled");
       }
       allocs[s].push_back(std::move(*a));
     }
@@ -178,16 +180,15 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   if (var_handles > 0) {
     // The user's MicroResourceVariables (capacity = VAR_HANDLE ops), created before AllocateTensors.
     tail.Alloc(target.resource_variables.size, target.buffer_alignment, kTailResourceVariables);
-    tail.Alloc(uint64_t{target.resource_variable.size} * var_handles, target.buffer_alignment,
-               kTailResourceVariables);
+    tail.Alloc(uint64_t{target.resource_variable.size} * var_handles, target.buffer_alignment, kTailResourceVariables);
   }
   tail.Alloc(target.builtin_data_allocator.size, target.builtin_data_allocator.align, kTailAllocatorObjects);
   tail.Alloc(uint64_t{target.subgraph_allocations.size} * model.subgraphs.size(), target.subgraph_allocations.align,
              kTailAllocatorObjects);
   for (const model::Subgraph& sg : model.subgraphs) {
     tail.Alloc(uint64_t{target.eval_tensor.size} * sg.tensors.size(), target.eval_tensor.align, kTailEvalTensors);
-    tail.Alloc(uint64_t{target.node_and_registration.size} * sg.operators.size(),
-               target.node_and_registration.align, kTailNodes);
+    tail.Alloc(uint64_t{target.node_and_registration.size} * sg.operators.size(), target.node_and_registration.align,
+               kTailNodes);
   }
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {
     for (size_t i = 0; i < allocs[s].size(); ++i) {
@@ -240,8 +241,8 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
           op.inputs[1] >= 0) {
         const model::Tensor& value = model.subgraphs[s].tensors[static_cast<size_t>(op.inputs[1])];
         --resources_left;
-        r.ops[op_index].kernel_bytes +=
-            tail.Alloc(value.bytes ? *value.bytes : 0, target.buffer_alignment, kTailResourceVariables);
+        r.ops[op_index].kernel_bytes += tail.Alloc(value.bytes ? *value.bytes : 0, target.buffer_alignment,
+                                                   kTailResourceVariables);
         temps.Persistent(value.bytes ? *value.bytes : 0, tail.used, OpAllocation::Write::kWritten);
       }
       temp_allocs(a.temp_before_persistent, a.prepare_temp.size());
@@ -290,12 +291,14 @@ Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& targ
   // TFLM reserves kMaxScratchBuffersPerOp request slots beyond the requests made.
   uint64_t temp = uint64_t{target.scratch_request_bytes} * (scratch->size() + rules::kMaxScratchPerNode);
   temp = AlignUp<uint64_t>(temp, target.size_t_bytes) + uint64_t{target.size_t_bytes} * model.subgraphs.size();
-  temp = AlignUp<uint64_t>(temp, target.size_t_bytes) + uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
-  temp = AlignUp<uint64_t>(temp, target.buffer_alignment) + uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
+  temp = AlignUp<uint64_t>(temp, target.size_t_bytes) +
+         uint64_t{target.allocation_info_bytes} * (total_tensors + scratch->size());
+  temp = AlignUp<uint64_t>(temp, target.buffer_alignment) +
+         uint64_t{target.planner_bytes_per_buffer} * r.planned_buffers;
   // The planner gets GetAvailableMemory(16): the tail aligned down to 16 minus the aligned temp end.
   r.planning_peak_bytes = AlignUp<uint64_t>(tail_before_io, rules::kBufferAlignment) + temp;
-  const uint64_t floor =
-      AlignUp<uint64_t>(std::max(r.planning_peak_bytes, r.arena_used_bytes), rules::kBufferAlignment);
+  const uint64_t floor = AlignUp<uint64_t>(std::max(r.planning_peak_bytes, r.arena_used_bytes),
+                                           rules::kBufferAlignment);
   r.min_arena_bytes = temps.Smallest(floor);
   r.safe_arena_bytes = temps.Safe(floor);
   if (r.safe_arena_bytes > r.min_arena_bytes) {

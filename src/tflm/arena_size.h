@@ -58,13 +58,13 @@ struct ArenaSize {
   std::string error;       // why not (TFLM's message in substance); empty when supported
   uint64_t head_bytes = 0;
   uint64_t tail_bytes = 0;
-  uint64_t arena_used_bytes = 0;       // head + tail, as MicroInterpreter::arena_used_bytes()
-  uint64_t min_arena_bytes = 0;        // smallest 16-multiple arena that allocates and invokes
-  uint64_t planning_peak_bytes = 0;    // tail before I/O + temp during CommitStaticMemoryPlan
+  uint64_t arena_used_bytes = 0;     // head + tail, as MicroInterpreter::arena_used_bytes()
+  uint64_t min_arena_bytes = 0;      // smallest 16-multiple arena that allocates and invokes
+  uint64_t planning_peak_bytes = 0;  // tail before I/O + temp during CommitStaticMemoryPlan
   // The smallest arena from which every larger one also works (> min_arena_bytes only when a
   // kernel's Prepare overwrites its temporaries at some larger sizes; prepare_temp.h).
   uint64_t safe_arena_bytes = 0;
-  uint64_t planned_buffers = 0;        // tensors + scratch given to the planner
+  uint64_t planned_buffers = 0;  // tensors + scratch given to the planner
   uint64_t scratch_requests = 0;
   std::vector<TailCategory> tail_breakdown;
   std::vector<OpTail> ops;

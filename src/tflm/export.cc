@@ -141,8 +141,8 @@ std::string RenderCHeader(const ExportResult& r, const std::string& model_name, 
     << "// model:   " << model_name << "\n"
     << "// sha256:  " << r.input_sha256 << " (the input model)\n"
     << "// target:  " << r.size.target << "\n"
-    << "// planner: " << r.planner << " (head " << r.planned_head_bytes << " bytes; TFLM's own plan: "
-    << r.original_head_bytes << ")\n"
+    << "// planner: " << r.planner << " (head " << r.planned_head_bytes
+    << " bytes; TFLM's own plan: " << r.original_head_bytes << ")\n"
     << "// Offsets are bytes from the 16-aligned arena start; -1 = planned by TFLM / never planned.\n"
     << "#ifndef " << upper << "_ARENA_H_\n#define " << upper << "_ARENA_H_\n\n"
     << "#include <stddef.h>\n#include <stdint.h>\n\n"
@@ -151,8 +151,7 @@ std::string RenderCHeader(const ExportResult& r, const std::string& model_name, 
     << "#define " << upper << "_HEAD_BYTES " << r.size.head_bytes << "u\n"
     << "#define " << upper << "_TAIL_BYTES " << r.size.tail_bytes << "u\n"
     << "#define " << upper << "_TENSOR_COUNT " << r.offsets.size() << "u\n\n"
-    << "static const int32_t " << id << "_tensor_offsets[" << (r.offsets.empty() ? 1 : r.offsets.size())
-    << "] = {";
+    << "static const int32_t " << id << "_tensor_offsets[" << (r.offsets.empty() ? 1 : r.offsets.size()) << "] = {";
   for (size_t i = 0; i < r.offsets.size(); ++i) o << (i % 12 == 0 ? "\n    " : " ") << r.offsets[i] << ",";
   if (r.offsets.empty()) o << "-1";
   o << "\n};\n\n#endif  // " << upper << "_ARENA_H_\n";

@@ -34,8 +34,7 @@ uint64_t Elements(const model::Tensor& t) {
   return n;
 }
 
-Result<uint64_t> Dim(const model::Model& m, size_t s, size_t i, const model::Tensor* t, size_t dim,
-                     const char* what) {
+Result<uint64_t> Dim(const model::Model& m, size_t s, size_t i, const model::Tensor* t, size_t dim, const char* what) {
   if (t == nullptr || dim >= t->shape.size() || t->shape[dim] < 0) {
     return InvalidArgument(OpWhere(m, s, i) + ": " + what + " has no dimension " + std::to_string(dim));
   }
@@ -74,7 +73,8 @@ uint64_t IntArrayBytes(size_t rank) { return 4 + 4 * static_cast<uint64_t>(rank)
 // tflm_signal::CircularBuffer {size_t capacity, read, write; int32 empty, buffer_size; int16* buffer}
 // plus its storage of 2 x capacity int16 (CircularBufferGetNeededMemory).
 uint64_t CircularBufferBytes(uint64_t capacity, const Target& t) {
-  return CheckedAdd(AlignUp<uint64_t>(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes, Mul(4, capacity))
+  return CheckedAdd(AlignUp<uint64_t>(3 * uint64_t{t.size_t_bytes} + 8, t.pointer_bytes) + t.pointer_bytes,
+                    Mul(4, capacity))
       .value_or(UINT64_MAX);
 }
 
@@ -112,8 +112,7 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
   const PrepareRule rule = entry.prepare;
   const model::Operator& op = m.subgraphs[s].operators[i];
   switch (rule) {
-    case PrepareRule::kNone:
-      return std::vector<uint64_t>{};
+    case PrepareRule::kNone: return std::vector<uint64_t>{};
     case PrepareRule::kPerChannelFilterDim0:
     case PrepareRule::kPerChannelFilterDim3:
     case PrepareRule::kPerChannelIfMultiScale: {
@@ -186,7 +185,9 @@ Result<std::vector<uint64_t>> PrepareBytes(const model::Model& m, size_t s, size
         // frame_size = output last dim; frame_step = input last dim / frames (output dim -2);
         // capacity = ceil(frame_size / frame_step) * frame_step.
         const uint64_t frame = static_cast<uint64_t>(std::max(out->shape.back(), 0));
-        const uint64_t frames = out->shape.size() >= 2 ? static_cast<uint64_t>(std::max(out->shape[out->shape.size() - 2], 1)) : 1;
+        const uint64_t frames = out->shape.size() >= 2
+                                    ? static_cast<uint64_t>(std::max(out->shape[out->shape.size() - 2], 1))
+                                    : 1;
         const uint64_t step = static_cast<uint64_t>(std::max(in->shape.back(), 0)) / frames;
         if (step == 0) return InvalidArgument(OpWhere(m, s, i) + ": frame_step would be 0");
         capacity = (frame + step - 1) / step * step;
@@ -221,8 +222,7 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
                                            const Target& target) {
   const model::Operator& op = m.subgraphs[s].operators[i];
   switch (rule) {
-    case ScratchRule::kNone:
-      return std::vector<uint64_t>{};
+    case ScratchRule::kNone: return std::vector<uint64_t>{};
     case ScratchRule::kTransposeConv: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
       if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
@@ -240,8 +240,7 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       if (in == nullptr || axis == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": needs input and axis tensors");
       return std::vector<uint64_t>{4 * static_cast<uint64_t>(in->shape.size()), Mul(4, Elements(*axis))};
     }
-    case ScratchRule::kAddN:
-      return std::vector<uint64_t>{uint64_t{target.pointer_bytes} * op.inputs.size()};
+    case ScratchRule::kAddN: return std::vector<uint64_t>{uint64_t{target.pointer_bytes} * op.inputs.size()};
     case ScratchRule::kMirrorPad: {
       const model::Tensor* in = OpTensor(m, s, i, 0);
       if (in == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no input tensor");
@@ -264,9 +263,16 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       const uint64_t scores = Mul(static_cast<uint64_t>(std::max(classes->shape[1], 0)),
                                   static_cast<uint64_t>(std::max(classes->shape[2], 0)), 4);
       const uint64_t per_box = Mul(md, boxes_n, 4);
-      return std::vector<uint64_t>{boxes_n,     boxes_n * 16, scores,  boxes_n * 4,
-                                   boxes_n * 4, per_box,      per_box, boxes_n * 4,
-                                   per_box,     Mul(std::max(nc, md), boxes_n, 4),
+      return std::vector<uint64_t>{boxes_n,
+                                   boxes_n * 16,
+                                   scores,
+                                   boxes_n * 4,
+                                   boxes_n * 4,
+                                   per_box,
+                                   per_box,
+                                   boxes_n * 4,
+                                   per_box,
+                                   Mul(std::max(nc, md), boxes_n, 4),
                                    Mul(std::min(boxes_n, md), boxes_n, 4)};
     }
     case ScratchRule::kMean: {
@@ -335,8 +341,7 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
   const model::Tensor* out = OpTensor(m, s, i, 0, true);
   if (out == nullptr) return InvalidArgument(OpWhere(m, s, i) + ": no output tensor");
   switch (rule) {
-    case InitRule::kNone:
-      break;
+    case InitRule::kNone: break;
     case InitRule::kRfftState: {
       if (out->shape.empty() || out->shape.back() < 4) {
         return InvalidArgument(OpWhere(m, s, i) + ": output last dimension must hold fft_length + 2 values");
@@ -352,22 +357,17 @@ Result<std::vector<uint64_t>> InitExtraBytes(const model::Model& m, size_t s, si
       }
       const uint64_t n = static_cast<uint64_t>(out->shape.back());
       switch (out->type) {
-        case TensorType::kInt16:
-          return std::vector<uint64_t>{KissFftrBytes(n, 2, target.pointer_bytes)};
-        case TensorType::kInt32:
-          return std::vector<uint64_t>{KissFftrBytes(n, 4, target.pointer_bytes)};
+        case TensorType::kInt16: return std::vector<uint64_t>{KissFftrBytes(n, 2, target.pointer_bytes)};
+        case TensorType::kInt32: return std::vector<uint64_t>{KissFftrBytes(n, 4, target.pointer_bytes)};
         case TensorType::kFloat32:  // IrfftFloatState {int32 fft_length; kiss_fftr_cfg cfg} in front
           return std::vector<uint64_t>{2 * uint64_t{target.pointer_bytes} + KissFftrBytes(n, 4, target.pointer_bytes)};
-        default:
-          return InvalidArgument(OpWhere(m, s, i) + ": output type must be INT16, INT32 or FLOAT32");
+        default: return InvalidArgument(OpWhere(m, s, i) + ": output type must be INT16, INT32 or FLOAT32");
       }
     }
-    case InitRule::kStackerBuffer:
-      return std::vector<uint64_t>{CircularBufferBytes(Elements(*out), target)};
+    case InitRule::kStackerBuffer: return std::vector<uint64_t>{CircularBufferBytes(Elements(*out), target)};
     case InitRule::kFilterBankWorkArea:
       return std::vector<uint64_t>{Mul(8, CheckedAdd(Elements(*out), 1).value_or(UINT64_MAX))};
-    case InitRule::kSpectralSubtractionNoise:
-      return std::vector<uint64_t>{Mul(4, Elements(*out))};
+    case InitRule::kSpectralSubtractionNoise: return std::vector<uint64_t>{Mul(4, Elements(*out))};
   }
   return Internal("unknown init rule");
 }
@@ -378,8 +378,8 @@ void AddTempTensor(const model::Tensor& t, const Target& target, std::vector<Tem
   // dims*, size_t bytes, then type, allocation_type, is_variable.
   const uint32_t tensor_fields = 5 * target.pointer_bytes + 8;
   const uint32_t pointers = 2 * target.pointer_bytes;  // TfLiteAffineQuantization {scale*, zero_point*, ..}
-  out->push_back({target.persistent_tensor.size, target.persistent_tensor.align, target.persistent_tensor.size,
-                  tensor_fields});
+  out->push_back(
+      {target.persistent_tensor.size, target.persistent_tensor.align, target.persistent_tensor.size, tensor_fields});
   if (t.quantization && !t.quantization->scale.empty() && !t.quantization->zero_point.empty()) {
     out->push_back({target.affine_quantization.size, target.affine_quantization.align, pointers, pointers});
     out->push_back({4 + 4 * static_cast<uint32_t>(t.quantization->scale.size()), 4, 0, 0});  // TfLiteIntArray
@@ -402,8 +402,7 @@ bool TypeMatches(const model::Model& m, size_t s, size_t i, const std::string& t
 }
 
 // Evaluates a PrepareTempSpec string against one operator.
-Status PrepareTemp(const model::Model& m, size_t s, size_t i, const char* spec, const Target& target,
-                   OpAllocation* a) {
+Status PrepareTemp(const model::Model& m, size_t s, size_t i, const char* spec, const Target& target, OpAllocation* a) {
   const model::Operator& op = m.subgraphs[s].operators[i];
   a->temp_before_persistent = SIZE_MAX;
   size_t pos = 0;
@@ -482,7 +481,8 @@ Result<OpAllocation> EvaluateKernel(const model::Model& model, size_t subgraph, 
   a.scratch_bytes = std::move(*scratch);
   const char* temp = PrepareTempSpec(name);
   a.temp_verified = temp != nullptr;
-  if (Status st = PrepareTemp(model, subgraph, op, temp != nullptr ? temp : kUnverifiedTempSpec, target, &a); !st.ok()) return st;
+  if (Status st = PrepareTemp(model, subgraph, op, temp != nullptr ? temp : kUnverifiedTempSpec, target, &a); !st.ok())
+    return st;
   // No microcontroller arena comes near this; a larger figure means absurd shapes or options.
   constexpr uint64_t kMaxKernelBuffer = uint64_t{1} << 40;
   for (const auto* list : {&a.init_extra_bytes, &a.prepare_bytes, &a.scratch_bytes}) {
@@ -502,8 +502,7 @@ namespace {
 // The line TFLM's interpreter adds after a kernel's own message.
 std::string NodeFailed(std::string op, const std::string& index, bool at_invoke) {
   if (op.rfind("CUSTOM:", 0) == 0) op = op.substr(7);
-  return "Node " + op + " (number " + index + ") failed to " + (at_invoke ? "invoke" : "prepare") +
-         " with status 1";
+  return "Node " + op + " (number " + index + ") failed to " + (at_invoke ? "invoke" : "prepare") + " with status 1";
 }
 
 }  // namespace
@@ -513,8 +512,7 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
   const std::string index = std::to_string(i);
   auto type_name = [](const model::Tensor* t) { return std::string(model::TensorTypeName(t->type)); };
   switch (entry.types) {
-    case TypeRule::kNone:
-      return {};
+    case TypeRule::kNone: return {};
     case TypeRule::kConvInputFilter:
     case TypeRule::kFcInputFilter: {
       const model::Tensor* filter = OpTensor(m, s, i, 1);
@@ -529,8 +527,8 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                     NodeFailed(entry.op, index, false),
                 false};
       }
-      return {"conv_common.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(in0) +
-                  ", filter " + type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
+      return {"conv_common.cc Hybrid models are not supported on TFLite Micro. (input " + type_name(in0) + ", filter " +
+                  type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
               false};
     }
     case TypeRule::kTransposeConvInputFilter: {

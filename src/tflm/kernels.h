@@ -36,37 +36,37 @@ enum class PrepareRule : uint8_t {
 // Scratch buffers a kernel requests in Prepare (planned in the head, live only while it runs).
 enum class ScratchRule : uint8_t {
   kNone,
-  kTransposeConv,  // int8 output: int32 accumulators per output element; int16: int64, plus an int64
-                   // copy of an int16 bias
-  kMean,           // int8/int16: int32 per output element; then int[axes], int[input rank]
-  kReduceMinMax,   // int[input rank], then int[axes]
-  kSvdf,           // int32[batch x filters], int32[batch x units]
-  kLstm,           // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
-  kRfft,           // work area of fft_length (= output last dim - 2) input-type samples
-  kInt4FilterUnpack,  // int4 filter (input 1): one byte per filter element to unpack it into
-  kAddN,           // one pointer per input
-  kMirrorPad,      // int[input rank] twice
+  kTransposeConv,         // int8 output: int32 accumulators per output element; int16: int64, plus an int64
+                          // copy of an int16 bias
+  kMean,                  // int8/int16: int32 per output element; then int[axes], int[input rank]
+  kReduceMinMax,          // int[input rank], then int[axes]
+  kSvdf,                  // int32[batch x filters], int32[batch x units]
+  kLstm,                  // 4 gate buffers of batch x cells (int16 for integer models, float otherwise)
+  kRfft,                  // work area of fft_length (= output last dim - 2) input-type samples
+  kInt4FilterUnpack,      // int4 filter (input 1): one byte per filter element to unpack it into
+  kAddN,                  // one pointer per input
+  kMirrorPad,             // int[input rank] twice
   kDetectionPostProcess,  // 11 buffers sized by the boxes, classes and max_detections (custom options)
 };
 
 // Extra persistent buffers a kernel's Init allocates beside its OpData (16-aligned each).
 enum class InitRule : uint8_t {
   kNone,
-  kRfftState,               // KISS FFT real-FFT state for fft_length = output last dim - 2
-  kIrfftState,              // KISS FFT state for fft_length = output last dim (+ a float wrapper)
-  kFilterBankWorkArea,      // uint64[output elements + 1]
+  kRfftState,                 // KISS FFT real-FFT state for fft_length = output last dim - 2
+  kIrfftState,                // KISS FFT state for fft_length = output last dim (+ a float wrapper)
+  kFilterBankWorkArea,        // uint64[output elements + 1]
   kSpectralSubtractionNoise,  // uint32[output elements] (the noise estimate kept across Invokes)
-  kStackerBuffer,           // a circular buffer holding the stacked output
+  kStackerBuffer,             // a circular buffer holding the stacked output
 };
 
 // Type checks TFLM's kernels make, with the stage where they fail.
 enum class TypeRule : uint8_t {
   kNone,
-  kConvInputFilter,   // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
-  kFcInputFilter,     // Prepare: the same pairs, FULLY_CONNECTED's own message
+  kConvInputFilter,           // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
+  kFcInputFilter,             // Prepare: the same pairs, FULLY_CONNECTED's own message
   kTransposeConvInputFilter,  // Prepare: input type == filter type, or int16/int8
-  kFillConstantDims,  // Prepare: the dims input must be constant
-  kAllowedTypes,      // KernelEntry::check: the tensor's type must be in a set
+  kFillConstantDims,          // Prepare: the dims input must be constant
+  kAllowedTypes,              // KernelEntry::check: the tensor's type must be in a set
 };
 
 // A set of tensor types, as a bit mask over TensorType values.
@@ -86,10 +86,10 @@ struct TypeCheck {
 };
 
 struct KernelEntry {
-  const char* op;                  // "CONV_2D", or "CUSTOM:<custom_code>"
+  const char* op;                    // "CONV_2D", or "CUSTOM:<custom_code>"
   uint16_t options_size[kAbiCount];  // builtin option struct (tail, own alignment); 0 = none
   uint8_t options_align[kAbiCount];
-  uint16_t init_bytes[kAbiCount];    // OpData from Init (AllocatePersistentBuffer); 0 = none
+  uint16_t init_bytes[kAbiCount];  // OpData from Init (AllocatePersistentBuffer); 0 = none
   PrepareRule prepare;
   ScratchRule scratch;
   TypeRule types;
@@ -137,10 +137,10 @@ struct TempAllocation {
 
 // What one operator allocates on a target.
 struct OpAllocation {
-  StructLayout options;                 // size 0 = none
+  StructLayout options;  // size 0 = none
   uint32_t init_bytes = 0;
   std::vector<uint64_t> init_extra_bytes;  // each a 16-aligned persistent buffer, after init_bytes
-  std::vector<uint64_t> prepare_bytes;  // each a 16-aligned persistent buffer
+  std::vector<uint64_t> prepare_bytes;     // each a 16-aligned persistent buffer
   // Per prepare buffer: what Prepare does with it while its temps are live (TempAllocation).
   enum class Write : uint8_t {
     kWritten,      // filled in Prepare, then the kernel still reads its temp tensors

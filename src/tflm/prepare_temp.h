@@ -41,7 +41,7 @@ class PrepareTempModel {
   bool Works(uint64_t arena) const;
 
   uint64_t temp_ = 0;
-  uint64_t lower_ = 0;  // the arena must be at least this
+  uint64_t lower_ = 0;                           // the arena must be at least this
   std::vector<Range> critical_, critical_last_;  // of the node being prepared
   std::vector<Overlap> overlaps_;
 };

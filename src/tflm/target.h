@@ -31,15 +31,15 @@ struct Target {
   Abi abi = Abi::kLp64;
   uint32_t pointer_bytes = 8;
   uint32_t buffer_alignment = rules::kBufferAlignment;  // MicroArenaBufferAlignment()
-  StructLayout eval_tensor;            // TfLiteEvalTensor
-  StructLayout node_and_registration;  // NodeAndRegistration
-  StructLayout subgraph_allocations;   // SubgraphAllocations
-  StructLayout persistent_tensor;      // TfLiteTensor (TF_LITE_STATIC_MEMORY)
-  StructLayout affine_quantization;    // TfLiteAffineQuantization
-  StructLayout scratch_handle;         // ScratchBufferHandle
-  uint32_t scratch_request_bytes = 16; // internal::ScratchBufferRequest (head array, temp)
-  uint32_t allocation_info_bytes = 32; // AllocationInfo (temp, during planning)
-  uint32_t planner_bytes_per_buffer = 40;  // GreedyMemoryPlanner working memory
+  StructLayout eval_tensor;                             // TfLiteEvalTensor
+  StructLayout node_and_registration;                   // NodeAndRegistration
+  StructLayout subgraph_allocations;                    // SubgraphAllocations
+  StructLayout persistent_tensor;                       // TfLiteTensor (TF_LITE_STATIC_MEMORY)
+  StructLayout affine_quantization;                     // TfLiteAffineQuantization
+  StructLayout scratch_handle;                          // ScratchBufferHandle
+  uint32_t scratch_request_bytes = 16;                  // internal::ScratchBufferRequest (head array, temp)
+  uint32_t allocation_info_bytes = 32;                  // AllocationInfo (temp, during planning)
+  uint32_t planner_bytes_per_buffer = 40;               // GreedyMemoryPlanner working memory
   uint32_t size_t_bytes = 8;
   // Objects MicroAllocator::Create puts in the tail first, in order: SingleArenaBufferAllocator,
   // GreedyMemoryPlanner, MicroAllocator.

@@ -10,12 +10,12 @@ namespace arenaplan {
 
 enum class ErrorCode {
   kOk = 0,
-  kInvalidArgument,  // bad usage or a malformed input file (exit code 2)
-  kInfeasible,       // the problem has no solution under the constraints (exit code 1)
-  kUnsupported,      // valid input that a consumer cannot handle (an op, a dtype...) (exit code 1)
-  kDeadlineExceeded, // a time limit ran out before an answer was proven
-  kCancelled,        // the caller asked to stop
-  kInternal,         // a bug: an invariant of ours does not hold
+  kInvalidArgument,   // bad usage or a malformed input file (exit code 2)
+  kInfeasible,        // the problem has no solution under the constraints (exit code 1)
+  kUnsupported,       // valid input that a consumer cannot handle (an op, a dtype...) (exit code 1)
+  kDeadlineExceeded,  // a time limit ran out before an answer was proven
+  kCancelled,         // the caller asked to stop
+  kInternal,          // a bug: an invariant of ours does not hold
 };
 
 const char* ErrorCodeName(ErrorCode code);
@@ -45,7 +45,7 @@ inline Status Internal(std::string m) { return Status(ErrorCode::kInternal, std:
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : data_(std::move(value)) {}        // NOLINT: implicit by design
   Result(Status status) : data_(std::move(status)) {  // NOLINT
     if (std::get<Status>(data_).ok()) data_ = Internal("Result constructed from an OK status");
   }
@@ -70,8 +70,8 @@ class [[nodiscard]] Result {
 }  // namespace arenaplan
 
 // Propagates a non-OK Status from an expression returning Status.
-#define ARENAPLAN_RETURN_IF_ERROR(expr)          \
-  do {                                           \
-    ::arenaplan::Status _st = (expr);            \
-    if (!_st.ok()) return _st;                   \
+#define ARENAPLAN_RETURN_IF_ERROR(expr) \
+  do {                                  \
+    ::arenaplan::Status _st = (expr);   \
+    if (!_st.ok()) return _st;          \
   } while (0)

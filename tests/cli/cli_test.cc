@@ -47,7 +47,8 @@ TEST_F(CliTest, PlanJsonFollowsTheContract) {
 }
 
 TEST_F(CliTest, BestIsNoWorseThanTflmGreedyOnTheDemo) {
-  const auto greedy = nlohmann::json::parse(RunCli({"plan", demo_, "--planner", "tflm-greedy", "--format", "json"}).out);
+  const auto greedy = nlohmann::json::parse(
+      RunCli({"plan", demo_, "--planner", "tflm-greedy", "--format", "json"}).out);
   const auto best = nlohmann::json::parse(RunCli({"plan", demo_, "--planner", "best", "--format", "json"}).out);
   EXPECT_LE(best["arena_bytes"].get<int64_t>(), greedy["arena_bytes"].get<int64_t>());
   // The demo is built so that TFLM's greedy is above the bound; best closes the gap.

@@ -45,8 +45,8 @@ TEST_F(DumpTest, OneFilePerOpOutputHoldingItsValuesRightAfterTheOp) {
   EXPECT_EQ(index["model"], demo_);
   const auto& t = index["tensors"];
   ASSERT_EQ(t.size(), 14u);  // 14 ops, one output each
-  const char* names[] = {"a_conv3x3", "b_dw3x3_s2", "c_shortcut_s2", "d_add", "e_expand", "f_dw3x3", "g_project",
-                         "h_add", "i_shortcut", "j_add", "k_pool"};
+  const char* names[] = {"a_conv3x3", "b_dw3x3_s2", "c_shortcut_s2", "d_add", "e_expand", "f_dw3x3",
+                         "g_project", "h_add",      "i_shortcut",    "j_add", "k_pool"};
   for (size_t op = 0; op < 11; ++op) {
     EXPECT_EQ(t[op]["op"], op);
     EXPECT_EQ(t[op]["name"], names[op]);
@@ -58,7 +58,8 @@ TEST_F(DumpTest, OneFilePerOpOutputHoldingItsValuesRightAfterTheOp) {
   EXPECT_EQ(t[0]["bytes"], 8192);
   EXPECT_EQ(ReadFileBytes(dump + "/0_a_conv3x3.bin").size(), 8192u);
   // ADD d = b + c and h = e + g, element by element, from the dumps of their inputs.
-  for (const auto& [sum, x, y] : {std::tuple{"d_add", "b_dw3x3_s2", "c_shortcut_s2"}, std::tuple{"h_add", "e_expand", "g_project"}}) {
+  for (const auto& [sum, x, y] :
+       {std::tuple{"d_add", "b_dw3x3_s2", "c_shortcut_s2"}, std::tuple{"h_add", "e_expand", "g_project"}}) {
     const auto s = Floats(Dumped(dump, sum)), a = Floats(Dumped(dump, x)), b = Floats(Dumped(dump, y));
     ASSERT_EQ(s.size(), a.size());
     for (size_t i = 0; i < s.size(); ++i) ASSERT_EQ(s[i], a[i] + b[i]) << sum << "[" << i << "]";
@@ -84,8 +85,10 @@ TEST_F(DumpTest, TwoPlannersCompareEqualAndOtherInputsDifferAtTheFirstOp) {
   ASSERT_EQ(RunCli({"run", demo_, "--dump-tensors", greedy}).exit_code, 0);
   CliRun r = RunCli({"run", demo_, "--planner", "best-fit", "--dump-tensors", best, "--compare-with", greedy});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("compare:          identical to " + greedy + " (14 tensors compared, 0 only here, 0 only there)"),
-            std::string::npos) << r.out;
+  EXPECT_NE(
+      r.out.find("compare:          identical to " + greedy + " (14 tensors compared, 0 only here, 0 only there)"),
+      std::string::npos)
+      << r.out;
   WriteBytes(dir_ + "/in.in0.bin", std::vector<uint8_t>(16 * 16 * 3 * 4, 0));
   r = RunCli({"run", demo_, "--inputs-from", dir_ + "/in", "--dump-tensors", zeros, "--compare-with", greedy,
               "--format", "json"});

@@ -43,7 +43,8 @@ TEST_P(DumpCorpus, LastDumpsAreTheGoldenOutputsAndTwoPlannersCompareEqual) {
     for (const auto& e : index["tensors"]) {
       if (e["subgraph"] != 0 || e["tensor"] != outputs[k]) continue;
       EXPECT_EQ(ReadFileBytes(greedy + "/" + e["file"].get<std::string>()),
-                ReadFileBytes(io + ".out" + std::to_string(k) + ".bin")) << "output " << k << ": " << e["file"];
+                ReadFileBytes(io + ".out" + std::to_string(k) + ".bin"))
+          << "output " << k << ": " << e["file"];
       ++checked;
     }
   }

@@ -24,8 +24,8 @@ int CheckGoldenPlans(const std::string& root) {
     if (CsvField(row, "alloc_ok") != "1") continue;
     const std::string rel = CsvField(row, "model");
     SCOPED_TRACE(rel);
-    const CliRun r = RunCli({"plan", root + "/models/" + rel, "--target", "tflm-x86_64", "--planner",
-                             "tflm-greedy", "--format", "json"});
+    const CliRun r = RunCli(
+        {"plan", root + "/models/" + rel, "--target", "tflm-x86_64", "--planner", "tflm-greedy", "--format", "json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     if (r.exit_code != 0) continue;
     const auto j = nlohmann::json::parse(r.out);

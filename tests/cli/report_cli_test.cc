@@ -52,7 +52,8 @@ TEST_F(ReportTest, PageEmbedsThePlanJsonOfEachPlannerAndNeedsNoNetwork) {
   EXPECT_FALSE(data["models"][0]["graph"]["subgraphs"][0]["operators"].empty());
   EXPECT_TRUE(data["models"][0]["size"].is_null());
   // Self-contained: no external script, style, font or image, and nothing fetched.
-  for (const char* external : {"<script src", "<link", "@import", "url(", "http://", "https://", "fetch(", "XMLHttpRequest"}) {
+  for (const char* external :
+       {"<script src", "<link", "@import", "url(", "http://", "https://", "fetch(", "XMLHttpRequest"}) {
     EXPECT_EQ(html.find(external), std::string::npos) << external;
   }
   EXPECT_EQ(Count(html, "<script"), 2u);  // the data and the page's code

@@ -23,8 +23,8 @@ TEST(RunCorpus, SecondInvokeOfEveryStatefulModelMatchesTflm) {
     const std::string model = file.substr(0, file.size() - suffix.size());
     SCOPED_TRACE(model);
     const std::string out = TempDir() + "/o";
-    const CliRun r = RunCli({"run", *SharedDir() + "/models/" + model + ".tflite", "--invokes", "2",
-                             "--outputs-to", out});
+    const CliRun r = RunCli(
+        {"run", *SharedDir() + "/models/" + model + ".tflite", "--invokes", "2", "--outputs-to", out});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     for (int k = 0; fs::exists(io + "/" + model + ".out" + std::to_string(k) + ".bin"); ++k) {
       const std::string name = ".out" + std::to_string(k) + ".bin";

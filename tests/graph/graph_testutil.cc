@@ -92,8 +92,9 @@ int32_t Builder::Conv(int32_t in, int32_t out_c, int32_t k, int32_t stride, bool
   const int32_t n = static_cast<int32_t>(sg->tensors.size());
   const int32_t f = Filter("w" + std::to_string(n), {out_c, k, k, s[3]});
   const int32_t b = Bias("b" + std::to_string(n), out_c);
-  const int32_t o = Activation("conv" + std::to_string(n),
-                               {1, OutSize(s[1], k, stride, dilation, same), OutSize(s[2], k, stride, dilation, same), out_c}, n);
+  const int32_t o = Activation(
+      "conv" + std::to_string(n),
+      {1, OutSize(s[1], k, stride, dilation, same), OutSize(s[2], k, stride, dilation, same), out_c}, n);
   auto& op = graph::AddOperator(*g, *sg, tflo::BuiltinOperator::CONV_2D, {in, f, b}, {o});
   tflo::Conv2DOptionsT opt;
   opt.padding = same ? tflo::Padding::SAME : tflo::Padding::VALID;
@@ -109,8 +110,9 @@ int32_t Builder::Depthwise(int32_t in, int32_t k, int32_t stride, bool same, int
   const int32_t n = static_cast<int32_t>(sg->tensors.size());
   const int32_t f = Filter("dw" + std::to_string(n), {1, k, k, s[3]});
   const int32_t b = Bias("db" + std::to_string(n), s[3]);
-  const int32_t o = Activation("dwconv" + std::to_string(n),
-                               {1, OutSize(s[1], k, stride, dilation, same), OutSize(s[2], k, stride, dilation, same), s[3]}, n);
+  const int32_t o = Activation(
+      "dwconv" + std::to_string(n),
+      {1, OutSize(s[1], k, stride, dilation, same), OutSize(s[2], k, stride, dilation, same), s[3]}, n);
   auto& op = graph::AddOperator(*g, *sg, tflo::BuiltinOperator::DEPTHWISE_CONV_2D, {in, f, b}, {o});
   tflo::DepthwiseConv2DOptionsT opt;
   opt.padding = same ? tflo::Padding::SAME : tflo::Padding::VALID;
@@ -132,9 +134,11 @@ int32_t Builder::Add(int32_t a, int32_t b) {
 int32_t Builder::Pad(int32_t in, int32_t top, int32_t bottom, int32_t left, int32_t right) {
   const auto s = Shape(in);
   const int32_t n = static_cast<int32_t>(sg->tensors.size());
-  const int32_t p = graph::AddInt32Constant(*g, *sg, "pads" + std::to_string(n), {4, 2}, {0, 0, top, bottom, left, right, 0, 0});
+  const int32_t p = graph::AddInt32Constant(*g, *sg, "pads" + std::to_string(n), {4, 2},
+                                            {0, 0, top, bottom, left, right, 0, 0});
   tflo::TensorT like = *sg->tensors[static_cast<size_t>(in)];
-  const int32_t o = graph::AddTensorLike(*sg, like, "pad" + std::to_string(n), {1, s[1] + top + bottom, s[2] + left + right, s[3]});
+  const int32_t o = graph::AddTensorLike(*sg, like, "pad" + std::to_string(n),
+                                         {1, s[1] + top + bottom, s[2] + left + right, s[3]});
   auto& op = graph::AddOperator(*g, *sg, tflo::BuiltinOperator::PAD, {in, p}, {o});
   op.builtin_options.Set(tflo::PadOptionsT());
   return o;
@@ -144,8 +148,9 @@ int32_t Builder::MaxPool(int32_t in, int32_t k, int32_t stride) {
   const auto s = Shape(in);
   const int32_t n = static_cast<int32_t>(sg->tensors.size());
   tflo::TensorT like = *sg->tensors[static_cast<size_t>(in)];
-  const int32_t o = graph::AddTensorLike(*sg, like, "pool" + std::to_string(n),
-                                         {1, OutSize(s[1], k, stride, 1, false), OutSize(s[2], k, stride, 1, false), s[3]});
+  const int32_t o = graph::AddTensorLike(
+      *sg, like, "pool" + std::to_string(n),
+      {1, OutSize(s[1], k, stride, 1, false), OutSize(s[2], k, stride, 1, false), s[3]});
   auto& op = graph::AddOperator(*g, *sg, tflo::BuiltinOperator::MAX_POOL_2D, {in}, {o});
   tflo::Pool2DOptionsT opt;
   opt.padding = tflo::Padding::VALID;

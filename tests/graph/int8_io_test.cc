@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "graph/int8_io.h"
-#include "model/model.h"
 #include "graph_testutil.h"
+#include "model/model.h"
 
 namespace arenaplan::testing {
 namespace {

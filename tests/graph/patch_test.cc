@@ -7,8 +7,8 @@
 #include <set>
 
 #include "graph/patch.h"
-#include "model/model.h"
 #include "graph_testutil.h"
+#include "model/model.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -60,8 +60,8 @@ std::vector<uint8_t> PadDilation(bool f) {
 }
 
 const std::vector<Case> kCases = {
-    {"stride_int8", false, 3, &StrideChain}, {"stride_float", true, 3, &StrideChain},
-    {"residual_int8", false, 5, &Residual},  {"residual_float", true, 5, &Residual},
+    {"stride_int8", false, 3, &StrideChain},       {"stride_float", true, 3, &StrideChain},
+    {"residual_int8", false, 5, &Residual},        {"residual_float", true, 5, &Residual},
     {"pad_dilation_int8", false, 6, &PadDilation}, {"pad_dilation_float", true, 6, &PadDilation},
 };
 
@@ -79,8 +79,8 @@ TEST_P(PatchCase, EveryGridGivesTheSameBytes) {
   auto prefix = graph::AnalyzePrefix(**g, c.prefix_ops);
   ASSERT_TRUE(prefix.ok()) << prefix.status().ToString();
   const auto& s = (*g)->subgraphs[0]->tensors[static_cast<size_t>(prefix->tensor)]->shape;
-  const std::set<std::string> allowed = {"CONV_2D", "DEPTHWISE_CONV_2D", "ADD", "PAD", "MAX_POOL_2D",
-                                         "STRIDED_SLICE", "CONCATENATION"};
+  const std::set<std::string> allowed = {"CONV_2D",     "DEPTHWISE_CONV_2D", "ADD",          "PAD",
+                                         "MAX_POOL_2D", "STRIDED_SLICE",     "CONCATENATION"};
   for (graph::PatchGrid grid : {graph::PatchGrid{2, 2}, {3, 3}, {1, 4}, {4, 1}, {s[1], s[2]}, {2, 3}}) {
     if (grid.rows > 10 || grid.cols > 10) continue;
     SCOPED_TRACE(std::to_string(grid.rows) + "x" + std::to_string(grid.cols));

@@ -88,8 +88,15 @@ ModelSpec BranchesSpec() {
   spec.subgraphs.push_back({});
   SubgraphSpec& sg = spec.subgraphs[0];
   const uint32_t w = model::AddBuffer(spec, std::vector<uint8_t>(16, 0));
-  sg.tensors = {T("t0", {1, 4}), T("t1", {1, 4}), T("t2", {1, 4}), T("t3", {1, 4}), T("t4", {1, 4}),
-                T("t5", {2, 3}), T("t6", {10}, TensorType::kInt8), T("t7", {1, 4}), T("t8", {0})};
+  sg.tensors = {T("t0", {1, 4}),
+                T("t1", {1, 4}),
+                T("t2", {1, 4}),
+                T("t3", {1, 4}),
+                T("t4", {1, 4}),
+                T("t5", {2, 3}),
+                T("t6", {10}, TensorType::kInt8),
+                T("t7", {1, 4}),
+                T("t8", {0})};
   sg.tensors[7].buffer = w;
   sg.operators = {Op(spec, kAdd, {0, 7}, {1}), Op(spec, kAdd, {1}, {2, 8}), Op(spec, kAdd, {1, 6}, {3}),
                   Op(spec, kAdd, {2, 3}, {4})};
@@ -101,8 +108,12 @@ ModelSpec BranchesSpec() {
 TEST(Lifetimes, BranchesUnusedAndUnproducedTensors) {
   auto lt = Compute(BranchesSpec());
   ASSERT_TRUE(lt.ok()) << lt.status().ToString();
-  ExpectBuffers(*lt, {{"s0t0", 16, 0, 1, -1}, {"s0t1", 16, 1, 3, -1}, {"s0t2", 16, 2, 4, -1},
-                      {"s0t3", 16, 3, 4, -1}, {"s0t4", 16, 4, 4, -1}, {"s0t5", 32, -1, -1, -1},
+  ExpectBuffers(*lt, {{"s0t0", 16, 0, 1, -1},
+                      {"s0t1", 16, 1, 3, -1},
+                      {"s0t2", 16, 2, 4, -1},
+                      {"s0t3", 16, 3, 4, -1},
+                      {"s0t4", 16, 4, 4, -1},
+                      {"s0t5", 32, -1, -1, -1},
                       {"s0t6", 16, -1, 3, -1}});
   EXPECT_EQ(lt->steps, 4);
   EXPECT_EQ(lt->buffers[5].bytes, 24u);
@@ -146,8 +157,12 @@ ModelSpec WhileSpec() {
 TEST(Lifetimes, WhileWalksCondThenBodyOnOneCounter) {
   auto lt = Compute(WhileSpec());
   ASSERT_TRUE(lt.ok()) << lt.status().ToString();
-  ExpectBuffers(*lt, {{"s0t0", 16, 0, 5, -1}, {"s0t1", 16, 1, 6, -1}, {"s0t2", 16, 6, 6, -1},
-                      {"s1t0", 16, 2, 3, -1}, {"s1t1", 16, 3, 3, -1}, {"s2t0", 16, 4, 5, -1},
+  ExpectBuffers(*lt, {{"s0t0", 16, 0, 5, -1},
+                      {"s0t1", 16, 1, 6, -1},
+                      {"s0t2", 16, 6, 6, -1},
+                      {"s1t0", 16, 2, 3, -1},
+                      {"s1t1", 16, 3, 3, -1},
+                      {"s2t0", 16, 4, 5, -1},
                       {"s2t1", 16, 5, 5, -1}});
   EXPECT_EQ(lt->steps, 6);
 }
@@ -190,7 +205,8 @@ TEST(Lifetimes, ScratchRequestsFollowTheirOp) {
   EXPECT_TRUE(Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument,
                     "scratch request 0: op 4 is out of order or does not exist (4 ops)"));
   options.scratch = {{8, 3}, {8, 1}};
-  EXPECT_TRUE(Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument, "scratch request 1: op 1 is out of order"));
+  EXPECT_TRUE(
+      Fails(Compute(WhileSpec(), options), ErrorCode::kInvalidArgument, "scratch request 1: op 1 is out of order"));
 }
 
 // CALL_ONCE (init 3), IF (then 1, else 2), VAR_HANDLE, and an unreachable subgraph 4.
@@ -226,9 +242,15 @@ TEST(Lifetimes, IfCallOnceVarHandleAndUnreachableSubgraph) {
   s3.operators = {Op(spec, model::op::kVarHandle, {}, {0}), Op(spec, kAssignVariable, {0, 1}, {})};
   auto lt = Compute(spec);
   ASSERT_TRUE(lt.ok()) << lt.status().ToString();
-  ExpectBuffers(*lt, {{"s0t0", 16, 0, 9, -1}, {"s0t1", 16, 0, 9, -1}, {"s0t2", 16, 5, 9, -1},
-                      {"s1t0", 16, 6, 7, -1}, {"s1t1", 16, 7, 7, -1}, {"s2t0", 16, 8, 9, -1},
-                      {"s2t1", 16, 9, 9, -1}, {"s4t0", 16, -1, -1, -1}, {"s4t1", 16, -1, -1, -1}});
+  ExpectBuffers(*lt, {{"s0t0", 16, 0, 9, -1},
+                      {"s0t1", 16, 0, 9, -1},
+                      {"s0t2", 16, 5, 9, -1},
+                      {"s1t0", 16, 6, 7, -1},
+                      {"s1t1", 16, 7, 7, -1},
+                      {"s2t0", 16, 8, 9, -1},
+                      {"s2t1", 16, 9, 9, -1},
+                      {"s4t0", 16, -1, -1, -1},
+                      {"s4t1", 16, -1, -1, -1}});
   EXPECT_EQ(lt->steps, 9);
 }
 
@@ -283,7 +305,8 @@ TEST(Lifetimes, AlignmentOption) {
 TEST(Lifetimes, StringTensorsAndNonZeroIntermediatesAreRejected) {
   ModelSpec spec = BranchesSpec();
   spec.subgraphs[0].tensors[5].type = TensorType::kString;  // even unused, as TFLM sizes every tensor
-  EXPECT_TRUE(Fails(Compute(spec), ErrorCode::kUnsupported, "subgraph 0, tensor 5 (t5): STRING tensors have no static byte size"));
+  EXPECT_TRUE(Fails(Compute(spec), ErrorCode::kUnsupported,
+                    "subgraph 0, tensor 5 (t5): STRING tensors have no static byte size"));
   spec = BranchesSpec();
   spec.subgraphs[0].operators[2].intermediates = {5};
   EXPECT_TRUE(Fails(Compute(spec), ErrorCode::kUnsupported,
@@ -360,11 +383,21 @@ TEST(DemoModel, LifetimesAndGreedyGap) {
   }
   auto lt = ComputeLifetimes(*m);
   ASSERT_TRUE(lt.ok());
-  ExpectBuffers(*lt, {{"s0t0", 3072, 0, 1, -1},   {"s0t3", 8192, 1, 3, -1},   {"s0t6", 2048, 2, 4, -1},
-                      {"s0t9", 2048, 3, 4, -1},   {"s0t10", 2048, 4, 9, -1},  {"s0t13", 4096, 5, 8, -1},
-                      {"s0t16", 4096, 6, 7, -1},  {"s0t19", 4096, 7, 8, -1},  {"s0t20", 4096, 8, 10, -1},
-                      {"s0t23", 4096, 9, 10, -1}, {"s0t24", 4096, 10, 11, -1}, {"s0t25", 64, 11, 12, -1},
-                      {"s0t27", 64, 12, 13, -1},  {"s0t30", 48, 13, 14, -1},  {"s0t31", 48, 14, 14, -1}});
+  ExpectBuffers(*lt, {{"s0t0", 3072, 0, 1, -1},
+                      {"s0t3", 8192, 1, 3, -1},
+                      {"s0t6", 2048, 2, 4, -1},
+                      {"s0t9", 2048, 3, 4, -1},
+                      {"s0t10", 2048, 4, 9, -1},
+                      {"s0t13", 4096, 5, 8, -1},
+                      {"s0t16", 4096, 6, 7, -1},
+                      {"s0t19", 4096, 7, 8, -1},
+                      {"s0t20", 4096, 8, 10, -1},
+                      {"s0t23", 4096, 9, 10, -1},
+                      {"s0t24", 4096, 10, 11, -1},
+                      {"s0t25", 64, 11, 12, -1},
+                      {"s0t27", 64, 12, 13, -1},
+                      {"s0t30", 48, 13, 14, -1},
+                      {"s0t31", 48, 14, 14, -1}});
   const plan::Problem problem = ToProblem(*lt);
   EXPECT_EQ(plan::LiveBytesLowerBound(problem), 14336);
   auto greedy = plan::PlanTflmGreedy(problem, {});

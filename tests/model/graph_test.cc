@@ -150,8 +150,8 @@ std::vector<uint8_t> TagsWithoutTables() {
   auto quant = tflo::CreateQuantizationParametersDirect(fbb, nullptr, nullptr, &scale, &zero,
                                                         tflo::QuantizationDetails::CustomQuantization, 0);
   const std::vector<Offset<tflo::DimensionMetadata>> dims = {
-      tflo::CreateDimensionMetadata(fbb, tflo::DimensionType::SPARSE_CSR, 0, tflo::SparseIndexVector::Int32Vector,
-                                    0, tflo::SparseIndexVector::Uint8Vector, 0)};
+      tflo::CreateDimensionMetadata(fbb, tflo::DimensionType::SPARSE_CSR, 0, tflo::SparseIndexVector::Int32Vector, 0,
+                                    tflo::SparseIndexVector::Uint8Vector, 0)};
   const std::vector<int32_t> order = {0};
   auto sparsity = tflo::CreateSparsityParametersDirect(fbb, &order, nullptr, &dims);
   const std::vector<int32_t> shape = {1, 4};
@@ -160,8 +160,8 @@ std::vector<uint8_t> TagsWithoutTables() {
       tflo::CreateTensorDirect(fbb, &shape, tflo::TensorType::INT8, 0, "b")};
   const std::vector<int32_t> in = {0, 0}, out = {1};
   const std::vector<Offset<tflo::Operator>> ops = {tflo::CreateOperatorDirect(
-      fbb, 0, &in, &out, tflo::BuiltinOptions::AddOptions, 0, nullptr, tflo::CustomOptionsFormat::FLEXBUFFERS,
-      nullptr, nullptr, 0, 0, tflo::BuiltinOptions2::StableHLOCompositeOptions, 0)};
+      fbb, 0, &in, &out, tflo::BuiltinOptions::AddOptions, 0, nullptr, tflo::CustomOptionsFormat::FLEXBUFFERS, nullptr,
+      nullptr, 0, 0, tflo::BuiltinOptions2::StableHLOCompositeOptions, 0)};
   const std::vector<int32_t> sg_in = {0}, sg_out = {1};
   const std::vector<Offset<tflo::SubGraph>> subgraphs = {
       tflo::CreateSubGraphDirect(fbb, &tensors, &sg_in, &sg_out, &ops)};
@@ -200,7 +200,8 @@ TEST(Graph, InlinesExternalBuffers) {
   spec.operator_codes = {{0, "", 1}};  // ADD
   const uint32_t weights = AddBuffer(spec, {});
   SubgraphSpec sg;
-  sg.tensors = {{"a", TensorType::kFloat32, {2}}, {"w", TensorType::kFloat32, {2}, weights}, {"o", TensorType::kFloat32, {2}}};
+  sg.tensors = {
+      {"a", TensorType::kFloat32, {2}}, {"w", TensorType::kFloat32, {2}, weights}, {"o", TensorType::kFloat32, {2}}};
   sg.inputs = {0};
   sg.outputs = {2};
   sg.operators = {{0, {0, 1}, {2}}};

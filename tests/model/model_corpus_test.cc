@@ -127,7 +127,8 @@ TEST(ModelCorpus, CopyWithOfflinePlanKeepsEveryModelIntact) {
       const auto* x = a->signature_defs()->Get(i);
       const auto* y = b->signature_defs()->Get(i);
       EXPECT_EQ(x->subgraph_index(), y->subgraph_index());
-      EXPECT_EQ(x->signature_key() ? x->signature_key()->str() : "", y->signature_key() ? y->signature_key()->str() : "");
+      EXPECT_EQ(x->signature_key() ? x->signature_key()->str() : "",
+                y->signature_key() ? y->signature_key()->str() : "");
       EXPECT_EQ(x->inputs() ? x->inputs()->size() : 0, y->inputs() ? y->inputs()->size() : 0);
     }
     ++copied;

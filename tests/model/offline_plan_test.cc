@@ -12,7 +12,7 @@ using testutil::SmallSpec;
 
 TEST(OfflinePlan, EncodeIsLittleEndianWords) {
   const auto words = EncodeOfflinePlan({0, -1, 256});
-  const std::vector<uint8_t> expected = {1, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
+  const std::vector<uint8_t> expected = {1, 0, 0, 0, 0,    0,    0,    0,    3, 0, 0, 0,
                                          0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 1, 0, 0};
   EXPECT_EQ(words, expected);
   auto plan = DecodeOfflinePlan(words.data(), words.size());
@@ -48,8 +48,8 @@ TEST(OfflinePlan, ValidateNamesTheProblem) {
   std::vector<uint8_t> bytes;
   ModelSpec spec = SmallSpec();
   SetMetadata(spec, "OfflineMemoryAllocation", EncodeOfflinePlan({0, -1, 64}));
-  EXPECT_TRUE(IsInvalid(ValidateOfflinePlan(*Read(spec, bytes)),
-                        {"3 offsets but the model has 4 tensors over all subgraphs"}));
+  EXPECT_TRUE(
+      IsInvalid(ValidateOfflinePlan(*Read(spec, bytes)), {"3 offsets but the model has 4 tensors over all subgraphs"}));
   spec = SmallSpec();
   SetMetadata(spec, "OfflineMemoryAllocation", EncodeOfflinePlan({0, -1, -16, -1}));
   EXPECT_TRUE(IsInvalid(ValidateOfflinePlan(*Read(spec, bytes)), {"subgraph 0, tensor 2: negative offset -16"}));

@@ -136,9 +136,7 @@ TEST(Reader, RandomBytesNeverCrash) {
     for (auto& b : junk) b = static_cast<uint8_t>(rng());
     if (trial % 2) std::memcpy(junk.data() + 4, "TFL3", 4);
     auto m = ReadModel(junk.data(), junk.size());
-    if (!m.ok()) {
-      EXPECT_EQ(m.status().code(), ErrorCode::kInvalidArgument);
-    }
+    if (!m.ok()) { EXPECT_EQ(m.status().code(), ErrorCode::kInvalidArgument); }
   }
 }
 
@@ -172,7 +170,8 @@ TEST(Reader, OutOfRangeSubgraphIoBufferOpcode) {
   EXPECT_TRUE(IsInvalid(Read(spec, bytes).status(), {"subgraph 0, tensor 2 (mid): buffer 5 out of range (2 buffers)"}));
   spec = SmallSpec();
   spec.subgraphs[0].operators[1].opcode_index = 2;
-  EXPECT_TRUE(IsInvalid(Read(spec, bytes).status(), {"subgraph 0, op 1: opcode_index 2 out of range (2 operator codes)"}));
+  EXPECT_TRUE(
+      IsInvalid(Read(spec, bytes).status(), {"subgraph 0, op 1: opcode_index 2 out of range (2 operator codes)"}));
   spec = SmallSpec();
   spec.metadata.push_back({"x", 7});
   EXPECT_TRUE(IsInvalid(Read(spec, bytes).status(), {"metadata 0 (x): buffer 7 out of range"}));
@@ -252,7 +251,8 @@ TEST(Reader, ExternalBufferOffsets) {
   EXPECT_EQ(m->buffers[1].data, bytes.data() + 8);
   EXPECT_EQ(m->buffers[1].size, 64u);
   spec.external_buffers = {{1, 8, 16}};  // shorter than the shape needs
-  EXPECT_TRUE(IsInvalid(Read(spec, bytes).status(), {"subgraph 0, tensor 1 (w): buffer 1 holds 16 bytes, shape needs 64"}));
+  EXPECT_TRUE(
+      IsInvalid(Read(spec, bytes).status(), {"subgraph 0, tensor 1 (w): buffer 1 holds 16 bytes, shape needs 64"}));
   EXPECT_TRUE(m->subgraphs[0].tensors[1].has_data);
 }
 
@@ -264,7 +264,9 @@ TEST(StaticProblems, ListsUnsizedTypesAndDynamicDims) {
   spec.subgraphs[0].tensors[3].type = TensorType::kString;
   const auto problems = StaticPlanningProblems(*Read(spec, bytes));
   ASSERT_EQ(problems.size(), 2u);
-  EXPECT_EQ(problems[0], "subgraph 0, tensor 2 (mid): dynamic dimension 1 in shape_signature (only the batch dimension 0 may be dynamic)");
+  EXPECT_EQ(
+      problems[0],
+      "subgraph 0, tensor 2 (mid): dynamic dimension 1 in shape_signature (only the batch dimension 0 may be dynamic)");
   EXPECT_EQ(problems[1], "subgraph 0, tensor 3 (out): STRING tensors have no static size");
 }
 

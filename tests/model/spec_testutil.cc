@@ -76,9 +76,7 @@ void ExpectSameContent(const Model& a, const Model& b) {
   ASSERT_LE(a.buffers.size(), b.buffers.size());
   for (size_t i = 0; i < a.buffers.size(); ++i) {
     ASSERT_EQ(a.buffers[i].size, b.buffers[i].size) << "buffer " << i;
-    if (a.buffers[i].size) {
-      EXPECT_EQ(0, std::memcmp(a.buffers[i].data, b.buffers[i].data, a.buffers[i].size));
-    }
+    if (a.buffers[i].size) { EXPECT_EQ(0, std::memcmp(a.buffers[i].data, b.buffers[i].data, a.buffers[i].size)); }
   }
 }
 

@@ -33,7 +33,8 @@ TEST(Csv, ReadsMiniMallocExampleAndConvertsUpperToInclusive) {
 }
 
 TEST(Csv, ColumnsInAnyOrderAliasesAndOptionalColumns) {
-  Result<CsvProblem> r = ParseCsv("size,offset,begin,buffer,alignment,upper,hint\r\n64,128,1,x,64,5,-1\r\n8,-1,0,y,,2,-1\r\n");
+  Result<CsvProblem> r = ParseCsv(
+      "size,offset,begin,buffer,alignment,upper,hint\r\n64,128,1,x,64,5,-1\r\n8,-1,0,y,,2,-1\r\n");
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const auto& b = r->problem.buffers;
   EXPECT_EQ(b[0].size, 64);
@@ -72,7 +73,8 @@ TEST(Csv, ErrorsNameLineAndColumn) {
   ExpectError("id,lower,upper,size\na,0,1,-4\n", "t.csv:2: column 'size': size -4 must be > 0");
   ExpectError("id,lower,upper,size\na,0,1,0\n", "size 0 must be > 0");
   ExpectError("id,lower,upper,size\na,5,5,4\n", "t.csv:2: column 'upper': upper 5 must be greater than lower 5");
-  ExpectError("id,lower,upper,size\na,0,1,4\nb,0,1,4\na,1,2,4\n", "t.csv:4: column 'id': duplicate id 'a' (first on line 2)");
+  ExpectError("id,lower,upper,size\na,0,1,4\nb,0,1,4\na,1,2,4\n",
+              "t.csv:4: column 'id': duplicate id 'a' (first on line 2)");
   ExpectError("id,lower,upper,size,alignment,offset\na,0,1,4,8,12\n",
               "t.csv:2: column 'offset': offset 12 is not a multiple of the alignment 8");
   ExpectError("id,lower,upper,size,alignment\na,0,1,4,0\n", "alignment 0 must be > 0");

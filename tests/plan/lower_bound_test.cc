@@ -20,9 +20,7 @@ TEST(LowerBound, InclusiveEndsAddUpOnlyWhenSharingAStep) {
   EXPECT_EQ(LiveBytesLowerBound(MakeProblem({{10, 0, 2}, {20, 2, 3}})), 30);
 }
 
-TEST(LowerBound, FixedEndCounts) {
-  EXPECT_EQ(LiveBytesLowerBound(MakeProblem({{16, 0, 0, 1000}, {32, 1, 1}})), 1016);
-}
+TEST(LowerBound, FixedEndCounts) { EXPECT_EQ(LiveBytesLowerBound(MakeProblem({{16, 0, 0, 1000}, {32, 1, 1}})), 1016); }
 
 TEST(LowerBound, OverlappingFixedBuffersCountTheirUnion) {
   // Vela: 16, 74464, 74464, 9216 all at offset 0, head 74464 (docs/tflm-arena.md §6).

@@ -52,8 +52,7 @@ TEST(OptimalCorpus, EveryGoldenPlanProblemIsSolvedOptimally) {
     ASSERT_TRUE(r.ok()) << name << ": " << r.status().ToString();
     const VerifyReport report = VerifyPlan(p, r->plan);
     EXPECT_TRUE(report.ok()) << name << ": " << (report.ok() ? "" : report.errors[0].message);
-    EXPECT_EQ(r->status, PlanStatus::kOptimal) << name << " height " << r->plan.height
-                                               << " bound " << r->lower_bound;
+    EXPECT_EQ(r->status, PlanStatus::kOptimal) << name << " height " << r->plan.height << " bound " << r->lower_bound;
     EXPECT_LE(r->plan.height, golden_head) << name;
     auto bf = best_fit->run(p, PlannerOptions{});
     ASSERT_TRUE(bf.ok()) << name;
@@ -61,8 +60,7 @@ TEST(OptimalCorpus, EveryGoldenPlanProblemIsSolvedOptimally) {
     if (r->plan.height < golden_head) ++below_greedy;
   }
   EXPECT_GE(files, 100u);
-  std::printf("golden plan problems: %zu, all optimal; %zu strictly below TFLM's greedy head\n", files,
-              below_greedy);
+  std::printf("golden plan problems: %zu, all optimal; %zu strictly below TFLM's greedy head\n", files, below_greedy);
 }
 
 TEST(OptimalCorpus, MiniMallocChallengingInstancesFitTheirCapacity) {

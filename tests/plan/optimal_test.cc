@@ -1,7 +1,7 @@
 // The optimal planner against an independent brute force on thousands of seeded random problems,
 // plus decision mode, fixed offsets, alignment, bad input, timeouts and cancellation.
-#include "plan/lower_bound.h"
 #include "plan/optimal.h"
+#include "plan/lower_bound.h"
 
 #include <gtest/gtest.h>
 
@@ -98,9 +98,7 @@ Problem RandomProblem(std::mt19937& rng, bool with_fixed, bool with_alignment) {
     b.first = std::uniform_int_distribution<int>(0, steps - 1)(rng);
     b.last = std::uniform_int_distribution<int>(static_cast<int>(b.first), steps - 1)(rng);
     if (with_alignment && rng() % 3 == 0) b.alignment = 1 << (rng() % 3);
-    if (with_fixed && rng() % 5 == 0) {
-      b.fixed_offset = static_cast<Offset>(rng() % 8) / b.alignment * b.alignment;
-    }
+    if (with_fixed && rng() % 5 == 0) { b.fixed_offset = static_cast<Offset>(rng() % 8) / b.alignment * b.alignment; }
     p.buffers.push_back(b);
   }
   return p;
@@ -109,8 +107,8 @@ Problem RandomProblem(std::mt19937& rng, bool with_fixed, bool with_alignment) {
 std::string Dump(const Problem& p) {
   std::string s;
   for (const Buffer& b : p.buffers) {
-    s += "{" + std::to_string(b.size) + "," + std::to_string(b.first) + "," + std::to_string(b.last) +
-         "," + std::to_string(b.fixed_offset) + "," + std::to_string(b.alignment) + "} ";
+    s += "{" + std::to_string(b.size) + "," + std::to_string(b.first) + "," + std::to_string(b.last) + "," +
+         std::to_string(b.fixed_offset) + "," + std::to_string(b.alignment) + "} ";
   }
   return s;
 }
@@ -127,8 +125,10 @@ void ExpectMatchesBruteForce(uint32_t seed, bool with_fixed, bool with_alignment
     Bytes online = 0, fixed = 0;
     for (const Buffer& b : p.buffers) {
       if (b.first > at.first || b.last < at.first) continue;
-      if (b.fixed()) fixed = std::max(fixed, b.size);
-      else online += b.size;
+      if (b.fixed())
+        fixed = std::max(fixed, b.size);
+      else
+        online += b.size;
     }
     bound = std::max(bound, online + fixed);
   }

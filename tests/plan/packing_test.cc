@@ -37,9 +37,7 @@ TEST(Packing, TheConstructionIsAPerfectPackingOfTheSquare) {
       EXPECT_EQ(LiveBytesLowerBound(inst.problem), kPackingSide) << "seed " << seed;
       Plan plan{inst.packing, PlanHeight(inst.problem, inst.packing)};
       EXPECT_TRUE(VerifyPlan(inst.problem, plan).ok()) << "seed " << seed;
-      if (pin > 0) {
-        EXPECT_GT(inst.pinwheel_cuts, 0) << "seed " << seed;
-      }
+      if (pin > 0) { EXPECT_GT(inst.pinwheel_cuts, 0) << "seed " << seed; }
     }
   }
 }

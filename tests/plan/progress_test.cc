@@ -17,9 +17,7 @@ void ExpectConsistent(const std::vector<PlanProgress>& seen, const PlanResult& r
   double seconds = 0;
   for (const PlanProgress& p : seen) {
     if (p.height > 0) {
-      if (height > 0) {
-        EXPECT_LE(p.height, height) << p.stage;
-      }
+      if (height > 0) { EXPECT_LE(p.height, height) << p.stage; }
       height = p.height;
       EXPECT_LE(p.lower_bound, p.height) << p.stage;
     }

@@ -18,8 +18,10 @@ std::vector<std::pair<Offset, Offset>> Union(std::vector<Span> spans) {
   std::sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; });
   std::vector<std::pair<Offset, Offset>> out;
   for (const Span& s : spans) {
-    if (!out.empty() && s.offset <= out.back().second) out.back().second = std::max(out.back().second, s.end);
-    else out.emplace_back(s.offset, s.end);
+    if (!out.empty() && s.offset <= out.back().second)
+      out.back().second = std::max(out.back().second, s.end);
+    else
+      out.emplace_back(s.offset, s.end);
   }
   return out;
 }
@@ -41,7 +43,8 @@ void ExpectExactUnions(const Problem& p, TimeIndex::Layout layout, uint64_t seed
     }
     ASSERT_EQ(Union(got), Union(want)) << "seed " << seed << " buffer " << i;
     ASSERT_EQ(Union(sorted), Union(want)) << "seed " << seed << " buffer " << i;
-    ASSERT_TRUE(std::is_sorted(sorted.begin(), sorted.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; }));
+    ASSERT_TRUE(
+        std::is_sorted(sorted.begin(), sorted.end(), [](const Span& a, const Span& b) { return a.offset < b.offset; }));
     offset[i] = static_cast<Offset>(rng() % 3000);
     index.Insert(i, offset[i]);
     placed.push_back(i);

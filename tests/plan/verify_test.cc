@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-
 #include "plan/plan_testutil.h"
 
 namespace arenaplan::plan {

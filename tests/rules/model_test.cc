@@ -14,8 +14,10 @@ using testing::Build;
 TEST(RulesModel, OpNames) {
   model::ModelSpec spec;
   spec.subgraphs.resize(1);
-  model::AddOperatorCode(spec, 3);                    // CONV_2D
-  model::AddOperatorCode(spec, 32, "Signal\x1b" "FFT");  // kept raw: Format's %s escapes it
+  model::AddOperatorCode(spec, 3);  // CONV_2D
+  model::AddOperatorCode(spec, 32,
+                         "Signal\x1b"
+                         "FFT");  // kept raw: Format's %s escapes it
   model::AddOperatorCode(spec, 9999);
   const auto b = Build(spec);
   char name[32];

@@ -23,7 +23,7 @@ std::unique_ptr<testing::OpHolder> LeakyOp(float alpha) {
 
 template <typename T>
 StatusCode RunUnary(const KernelRegistration& k, TensorType type, std::vector<T> in, float in_scale, int32_t in_zp,
-                float out_scale, int32_t out_zp, const tfl::Operator* op, std::vector<T>* out) {
+                    float out_scale, int32_t out_zp, const tfl::Operator* op, std::vector<T>* out) {
   int32_t dims[1] = {static_cast<int32_t>(in.size())};
   out->assign(in.size(), T{});
   TensorView vi = MakeView(in.data(), type, dims, 1, in_scale, in_zp);
@@ -45,9 +45,9 @@ TEST(ActivationsTest, LeakyReluInt8RoundsHalfAwayFromZero) {
   // Same scales in and out, alpha 0.25: 10 -> 10, -8 -> -2, -6 -> -1.5 -> -2, clamp at 127.
   std::vector<int8_t> out;
   auto op = LeakyOp(0.25f);
-  ASSERT_EQ(RunUnary<int8_t>(*Register_LEAKY_RELU(), TensorType::INT8, {10, -8, -6, 127}, 0.5f, 0, 0.5f, 0, op->op,
-                             &out),
-            StatusCode::kOk);
+  ASSERT_EQ(
+      RunUnary<int8_t>(*Register_LEAKY_RELU(), TensorType::INT8, {10, -8, -6, 127}, 0.5f, 0, 0.5f, 0, op->op, &out),
+      StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{10, -2, -2, 127}));
 }
 
@@ -55,9 +55,9 @@ TEST(ActivationsTest, LeakyReluInt16WithRescale) {
   // in scale 1, out scale 0.5: positive doubles; alpha 0.5: -100 -> -50 real -> -100 quantized.
   std::vector<int16_t> out;
   auto op = LeakyOp(0.5f);
-  ASSERT_EQ(RunUnary<int16_t>(*Register_LEAKY_RELU(), TensorType::INT16, {100, -100, 20000}, 1.0f, 0, 0.5f, 0,
-                              op->op, &out),
-            StatusCode::kOk);
+  ASSERT_EQ(
+      RunUnary<int16_t>(*Register_LEAKY_RELU(), TensorType::INT16, {100, -100, 20000}, 1.0f, 0, 0.5f, 0, op->op, &out),
+      StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{200, -100, 32767}));
 }
 
@@ -89,9 +89,9 @@ TEST(ActivationsTest, ReluAndRelu6Float) {
 
 TEST(ActivationsTest, LogisticFloatCutoffs) {
   std::vector<float> out;
-  ASSERT_EQ(RunUnary<float>(*Register_LOGISTIC(), TensorType::FLOAT32, {0.0f, 20.0f, -10.0f}, 0, 0, 0, 0, nullptr,
-                            &out),
-            StatusCode::kOk);
+  ASSERT_EQ(
+      RunUnary<float>(*Register_LOGISTIC(), TensorType::FLOAT32, {0.0f, 20.0f, -10.0f}, 0, 0, 0, 0, nullptr, &out),
+      StatusCode::kOk);
   EXPECT_FLOAT_EQ(out[0], 0.5f);
   EXPECT_EQ(out[1], 1.0f);              // above the upper cutoff
   EXPECT_EQ(out[2], std::exp(-10.0f));  // below the lower cutoff: exp(x)
@@ -126,8 +126,8 @@ TEST(ActivationsTest, TanhInt8) {
   // in scale 1/8, output Q0.7: tanh(1) * 128 = 97.5 -> 97 (97.48); tanh(0.5) * 128 = 59.15 -> 59;
   // q 40 (5.0) -> 127.99 -> clamp 127; beyond the radius (60) -> -128 / 127.
   std::vector<int8_t> out;
-  ASSERT_EQ(RunUnary<int8_t>(*Register_TANH(), TensorType::INT8, {0, 8, -8, 4, 40, -128, 127}, 0.125f, 0,
-                             1.0f / 128, 0, nullptr, &out),
+  ASSERT_EQ(RunUnary<int8_t>(*Register_TANH(), TensorType::INT8, {0, 8, -8, 4, 40, -128, 127}, 0.125f, 0, 1.0f / 128, 0,
+                             nullptr, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{0, 97, -97, 59, 127, -128, 127}));
 }

@@ -39,7 +39,7 @@ TEST(ArenaTest, TailChecksLiveTemp) {
   EXPECT_EQ(ArenaAllocTail(&a, 32, 16, &off, &err, "variable"), StatusCode::kArenaFull);  // TFLM would not check
   ASSERT_EQ(ArenaAllocTail(&a, 16, 16, &off, &err, "variable"), StatusCode::kOk);
   EXPECT_EQ(ArenaSetHead(&a, 16, &err, "head"), StatusCode::kBadState);  // temp still live
-  EXPECT_EQ(a.peak, 56u);  // 40 temp + 16 tail
+  EXPECT_EQ(a.peak, 56u);                                                // 40 temp + 16 tail
   ArenaResetTemp(&a);
   EXPECT_EQ(ArenaSetHead(&a, 48, &err, "head"), StatusCode::kOk);
   EXPECT_EQ(ArenaSetHead(&a, 49, &err, "head"), StatusCode::kArenaFull);

@@ -36,8 +36,8 @@ struct Q {
 
 template <typename T>
 StatusCode RunBinary(const KernelRegistration& k, TensorType type, std::vector<T> a, std::vector<int32_t> da, Q qa,
-                 std::vector<T> b, std::vector<int32_t> db, Q qb, std::vector<int32_t> dout, Q qo,
-                 const tfl::Operator* op, std::vector<T>* out) {
+                     std::vector<T> b, std::vector<int32_t> db, Q qb, std::vector<int32_t> dout, Q qo,
+                     const tfl::Operator* op, std::vector<T>* out) {
   uint32_t n = 1;
   for (int32_t d : dout) n *= static_cast<uint32_t>(d);
   out->assign(n, T{});
@@ -65,8 +65,8 @@ TEST(SubTest, Int8RescalesAndRoundsHalfAway) {
   // a, b scale 0.5; out scale 1: (10, 4) -> 3; (3, 0) -> 1.5 -> 2; (0, 3) -> -1.5 -> -2.
   std::vector<int8_t> out;
   auto op = SubOp(A::NONE);
-  ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {10, 3, 0}, {3}, {0.5f, 0}, {4, 0, 3}, {3},
-                              {0.5f, 0}, {3}, {1.0f, 0}, op->op, &out),
+  ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {10, 3, 0}, {3}, {0.5f, 0}, {4, 0, 3}, {3}, {0.5f, 0},
+                              {3}, {1.0f, 0}, op->op, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{3, 2, -2}));
 }
@@ -76,8 +76,8 @@ TEST(SubTest, Int8ZeroPointsAndClamp) {
   // 9.0 -> 90 - 100 = -10; a 127 -> 58.5 - 1 = 57.5 -> 575 - 100 -> clamps at 127.
   std::vector<int8_t> out;
   auto op = SubOp(A::NONE);
-  ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {30, 127}, {2}, {0.5f, 10}, {0}, {1}, {0.25f, -4},
-                              {2}, {0.1f, -100}, op->op, &out),
+  ASSERT_EQ(RunBinary<int8_t>(*Register_SUB(), TensorType::INT8, {30, 127}, {2}, {0.5f, 10}, {0}, {1}, {0.25f, -4}, {2},
+                              {0.1f, -100}, op->op, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{-10, 127}));
 }
@@ -85,8 +85,8 @@ TEST(SubTest, Int8ZeroPointsAndClamp) {
 TEST(SubTest, Int16) {
   std::vector<int16_t> out;
   auto op = SubOp(A::NONE);
-  ASSERT_EQ(RunBinary<int16_t>(*Register_SUB(), TensorType::INT16, {1000, -32768}, {2}, {1.0f, 0}, {-2000, 32767},
-                               {2}, {1.0f, 0}, {2}, {1.0f, 0}, op->op, &out),
+  ASSERT_EQ(RunBinary<int16_t>(*Register_SUB(), TensorType::INT16, {1000, -32768}, {2}, {1.0f, 0}, {-2000, 32767}, {2},
+                               {1.0f, 0}, {2}, {1.0f, 0}, op->op, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{3000, -32768}));
 }
@@ -123,8 +123,8 @@ TEST(MulTest, Int16NeedsZeroPointZero) {
 TEST(MulTest, Int32AndFloatBroadcastRelu6) {
   std::vector<int32_t> iout;
   auto none = MulOp(A::NONE);
-  ASSERT_EQ(RunBinary<int32_t>(*Register_MUL(), TensorType::INT32, {3, -5}, {2, 1}, {}, {-4, 2}, {1, 2}, {}, {2, 2},
-                               {}, none->op, &iout),
+  ASSERT_EQ(RunBinary<int32_t>(*Register_MUL(), TensorType::INT32, {3, -5}, {2, 1}, {}, {-4, 2}, {1, 2}, {}, {2, 2}, {},
+                               none->op, &iout),
             StatusCode::kOk);
   EXPECT_EQ(iout, (std::vector<int32_t>{-12, 6, 20, -10}));
   std::vector<float> fout;

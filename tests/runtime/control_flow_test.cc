@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/writer.h"
-#include "runtime/interpreter.h"
 #include "rules/limits.h"
+#include "runtime/interpreter.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -156,7 +156,8 @@ TEST(ControlFlow, CyclicSubgraphCallIsRejected) {
 TEST(ControlFlow, OutOfRangeSubgraphIsRejected) {
   Harness h(model::WriteModel(WhileSpec(1, 7)));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kInvalidModel);
-  EXPECT_NE(std::string(h.interp->error_message()).find("WhileOptions subgraph 7 out of range (3 subgraphs)"), std::string::npos)
+  EXPECT_NE(std::string(h.interp->error_message()).find("WhileOptions subgraph 7 out of range (3 subgraphs)"),
+            std::string::npos)
       << h.interp->error_message();
 }
 

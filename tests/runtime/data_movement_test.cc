@@ -20,7 +20,7 @@ using testing::Tensor;
 
 // These kernels run in a 1 KiB arena.
 StatusCode RunKernel(const KernelRegistration& k, std::vector<TensorView*> ins, std::vector<TensorView*> outs,
-                 const tfl::Operator* op) {
+                     const tfl::Operator* op) {
   return testing::KernelStatus(k, std::move(ins), std::move(outs), op, 1024);
 }
 
@@ -81,15 +81,18 @@ TEST(ResizeNearestNeighborTest, Upscale2xAndHalfPixel) {
   Tensor<float> out(std::vector<float>(9), {1, 3, 3, 1}, TensorType::FLOAT32);
   // scale 2/3: rows/cols floor(0), floor(0.667), floor(1.333) = 0, 0, 1.
   auto plain = ResizeOp(false, false);
-  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, plain->op), StatusCode::kOk);
+  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, plain->op),
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 1, 2, 1, 1, 2, 3, 3, 4}));
   // half pixel: floor(0.333), floor(1.0), floor(1.667) = 0, 1, 1.
   auto half = ResizeOp(false, true);
-  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, half->op), StatusCode::kOk);
+  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, half->op),
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 2, 2, 3, 4, 4, 3, 4, 4}));
   // align corners: scale 1/2, round(0), round(0.5), round(1) = 0, 1, 1.
   auto align = ResizeOp(true, false);
-  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, align->op), StatusCode::kOk);
+  ASSERT_EQ(RunKernel(*Register_RESIZE_NEAREST_NEIGHBOR(), {&in.view, &size.view}, {&out.view}, align->op),
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 2, 2, 3, 4, 4, 3, 4, 4}));
 }
 
@@ -129,7 +132,8 @@ TEST(SplitTest, SplitAndSplitV) {
   Tensor<int32_t> sizes({1, 3}, {2}, TensorType::INT32);
   Tensor<float> v0(std::vector<float>(2), {2, 1}, TensorType::FLOAT32);
   Tensor<float> v1(std::vector<float>(6), {2, 3}, TensorType::FLOAT32);
-  ASSERT_EQ(RunKernel(*Register_SPLIT_V(), {&in.view, &sizes.view, &axis.view}, {&v0.view, &v1.view}, nullptr), StatusCode::kOk);
+  ASSERT_EQ(RunKernel(*Register_SPLIT_V(), {&in.view, &sizes.view, &axis.view}, {&v0.view, &v1.view}, nullptr),
+            StatusCode::kOk);
   EXPECT_EQ(v0.data, (std::vector<float>{1, 5}));
   EXPECT_EQ(v1.data, (std::vector<float>{2, 3, 4, 6, 7, 8}));
   Tensor<float> bad(std::vector<float>(4), {2, 2}, TensorType::FLOAT32);

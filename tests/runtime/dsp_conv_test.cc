@@ -71,8 +71,8 @@ ConvTensorsForTest MakeTensors(Random& r, const ConvCase& c, int32_t out_h, int3
   const float s_in = r.Real(0.005f, 0.1f);
   const std::vector<int32_t> in_dims = {c.batches, c.in_h, c.in_w, c.in_d};
   const std::vector<int32_t> w_dims = {filter_n, c.f_h, c.f_w, filter_d};
-  t.in = std::make_unique<Tensor<int8_t>>(r.Values<int8_t>(Count(in_dims), -128, 127), in_dims, TensorType::INT8,
-                                          s_in, r.Int(-128, 127));
+  t.in = std::make_unique<Tensor<int8_t>>(r.Values<int8_t>(Count(in_dims), -128, 127), in_dims, TensorType::INT8, s_in,
+                                          r.Int(-128, 127));
   t.w = std::make_unique<Tensor<int8_t>>(r.Values<int8_t>(Count(w_dims), -128, 127), w_dims, TensorType::INT8,
                                          r.Real(0.001f, 0.02f), 0);
   const int32_t channels = c.out_d;
@@ -118,7 +118,8 @@ TEST(DspConv, MatchesPortableOnRandomCases) {
 
 TEST(DspConv, GroupedAndFloatFallBackToPortable) {
   Random r(3);
-  ConvCase c{1, 4, 4, 4, 4, 1, 1, 1, 1, 1, 1, tfl::Padding::VALID, tfl::ActivationFunctionType::NONE, false, true, false};
+  ConvCase c{1,     4,    4,    4, 4, 1, 1, 1, 1, 1, 1, tfl::Padding::VALID, tfl::ActivationFunctionType::NONE,
+             false, true, false};
   ConvTensorsForTest t = MakeTensors(r, c, 4, 4, c.out_d, 2, 0);  // filter depth 2: two groups
   std::vector<uint32_t> scratch;
   const std::string diff = CompareKernels(rt::Register_CONV_2D(), rt::Register_CONV_2D_DSP(),
@@ -144,8 +145,8 @@ TEST(DspDepthwiseConv, MatchesPortableOnRandomCases) {
     });
     std::vector<TensorView*> ins = {&t.in->view, &t.w->view, c.bias ? &t.b->view : nullptr};
     std::vector<uint32_t> scratch;
-    const std::string diff = CompareKernels(rt::Register_DEPTHWISE_CONV_2D(), rt::Register_DEPTHWISE_CONV_2D_DSP(),
-                                            ins, t.out.get(), op->op, &scratch);
+    const std::string diff = CompareKernels(rt::Register_DEPTHWISE_CONV_2D(), rt::Register_DEPTHWISE_CONV_2D_DSP(), ins,
+                                            t.out.get(), op->op, &scratch);
     ASSERT_EQ(diff, "") << Describe(c) << " multiplier " << multiplier;
     // The fast path (it asks for its row buffers) runs for every multiplier without dilation.
     const bool want_fast = c.dil_h == 1 && c.dil_w == 1;

@@ -36,9 +36,8 @@ TEST(DspFullyConnected, MatchesPortableOnRandomCases) {
     const float s_out = in.view.scale * w.view.scale * std::sqrt(static_cast<float>(depth)) * r.Real(1.0f, 100.0f);
     Tensor<int8_t> out(std::vector<int8_t>(batches * units), {batches, units}, TensorType::INT8, s_out,
                        r.Int(-128, 127));
-    auto op = MakeOp(tfl::BuiltinOptions::FullyConnectedOptions, [&](flatbuffers::FlatBufferBuilder& fbb) {
-      return tfl::CreateFullyConnectedOptions(fbb, act);
-    });
+    auto op = MakeOp(tfl::BuiltinOptions::FullyConnectedOptions,
+                     [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateFullyConnectedOptions(fbb, act); });
     const std::string diff = CompareKernels(rt::Register_FULLY_CONNECTED(), rt::Register_FULLY_CONNECTED_DSP(),
                                             {&in.view, &w.view, r.Coin() ? &b.view : nullptr}, &out, op->op);
     ASSERT_EQ(diff, "") << "batches " << batches << " depth " << depth << " units " << units << " per-channel "
@@ -129,8 +128,8 @@ TEST(DspSoftmax, MatchesPortableOnRandomRows) {
   for (int i = 0; i < 300; ++i) {
     const int32_t outer = r.Int(1, 4), depth = r.Int(0, 9) == 0 ? r.Int(250, 300) : r.Int(1, 40);
     const bool wide = r.Coin();
-    Tensor<int8_t> in(r.Values<int8_t>(outer * depth, -128, 127), {outer, depth}, TensorType::INT8,
-                      r.Real(0.01f, 0.5f), r.Int(-128, 127));
+    Tensor<int8_t> in(r.Values<int8_t>(outer * depth, -128, 127), {outer, depth}, TensorType::INT8, r.Real(0.01f, 0.5f),
+                      r.Int(-128, 127));
     const float beta = r.Real(0.2f, 2.0f);
     auto op = MakeOp(tfl::BuiltinOptions::SoftmaxOptions,
                      [&](flatbuffers::FlatBufferBuilder& fbb) { return tfl::CreateSoftmaxOptions(fbb, beta); });

@@ -60,9 +60,9 @@ TEST(DspIntrinsics, EmulationMatchesTheInstructionDefinitions) {
   using namespace rt::dsp;
   // bytes b0..b3 = 0x80 (-128), 0x7f (127), 0xff (-1), 0x01 (1)
   const uint32_t x = 0x01ff7f80u;
-  EXPECT_EQ(Sxtb16(x), 0xffffff80u);      // [b0, b2] = [-128, -1]
-  EXPECT_EQ(Sxtb16Ror8(x), 0x0001007fu);  // [b1, b3] = [127, 1]
-  EXPECT_EQ(Sxtab16(0x00030002u, x), 0x0002ff82u);  // [2 - 128, 3 - 1]
+  EXPECT_EQ(Sxtb16(x), 0xffffff80u);                    // [b0, b2] = [-128, -1]
+  EXPECT_EQ(Sxtb16Ror8(x), 0x0001007fu);                // [b1, b3] = [127, 1]
+  EXPECT_EQ(Sxtab16(0x00030002u, x), 0x0002ff82u);      // [2 - 128, 3 - 1]
   EXPECT_EQ(Sxtab16Ror8(0xfffe0001u, x), 0xffff0080u);  // [1 + 127, -2 + 1]
   // [-3, 2] . [5, -7] + 100 = -15 - 14 + 100
   EXPECT_EQ(Smlad(0x0002fffdu, 0xfff90005u, 100), 71);

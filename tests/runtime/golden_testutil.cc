@@ -14,7 +14,8 @@ std::vector<GoldenModel> GoldenIoModels() {
   const auto shared = SharedDir();
   if (!shared) return out;
   std::map<std::string, std::string> ops_of;
-  for (const auto& row : ReadCsv(*shared + "/golden/models.csv")) ops_of[CsvField(row, "file")] = CsvField(row, "operator_codes");
+  for (const auto& row : ReadCsv(*shared + "/golden/models.csv"))
+    ops_of[CsvField(row, "file")] = CsvField(row, "operator_codes");
   for (const auto& row : ReadCsv(*shared + "/golden/tflm-x86_64/arena.csv")) {
     if (CsvField(row, "io_files") != "1") continue;
     GoldenModel m;

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <ostream>
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,9 +14,9 @@
 namespace arenaplan::testing {
 
 struct GoldenModel {
-  std::string model;           // path relative to models/, e.g. "tflm_ops/seanet_add_add0.tflite"
-  std::string stem;            // model without ".tflite"
-  std::set<std::string> ops;   // operator_codes from models.csv ("CUSTOM:Name" for custom ops)
+  std::string model;          // path relative to models/, e.g. "tflm_ops/seanet_add_add0.tflite"
+  std::string stem;           // model without ".tflite"
+  std::set<std::string> ops;  // operator_codes from models.csv ("CUSTOM:Name" for custom ops)
   uint32_t tflm_arena_used = 0;
   uint32_t tflm_min_arena = 0;  // 0 when unknown
   uint32_t num_inputs = 0, num_outputs = 0;

@@ -237,11 +237,13 @@ TEST(InterpreterTest, OfflinePlanWithWrongCountFails) {
 
 TEST(InterpreterTest, UnsupportedOpNamesOpAndIndex) {
   ModelSpec spec = ChainSpec();
-  const uint32_t custom = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM), "MyCustomOp");
+  const uint32_t custom = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM),
+                                                 "MyCustomOp");
   spec.subgraphs[0].operators[1].opcode_index = custom;
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
-  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, op 1 (CUSTOM:MyCustomOp): op not supported by this runtime (no kernel registered)");
+  EXPECT_STREQ(h.interp->error_message(),
+               "subgraph 0, op 1 (CUSTOM:MyCustomOp): op not supported by this runtime (no kernel registered)");
   EXPECT_EQ(h.interp->Invoke(), StatusCode::kBadState);
 }
 

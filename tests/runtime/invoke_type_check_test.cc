@@ -31,11 +31,16 @@ struct ElementwiseOp {
   int inputs;
 };
 using B = tfl::BuiltinOperator;
-const ElementwiseOp kOps[] = {{"FLOOR", B::FLOOR, 1},           {"NEG", B::NEG, 1},
-                              {"ELU", B::ELU, 1},               {"HARD_SWISH", B::HARD_SWISH, 1},
-                              {"RELU6", B::RELU6, 1},           {"ZEROS_LIKE", B::ZEROS_LIKE, 1},
-                              {"LOG_SOFTMAX", B::LOG_SOFTMAX, 1}, {"FLOOR_DIV", B::FLOOR_DIV, 2},
-                              {"FLOOR_MOD", B::FLOOR_MOD, 2},   {"SQUARED_DIFFERENCE", B::SQUARED_DIFFERENCE, 2},
+const ElementwiseOp kOps[] = {{"FLOOR", B::FLOOR, 1},
+                              {"NEG", B::NEG, 1},
+                              {"ELU", B::ELU, 1},
+                              {"HARD_SWISH", B::HARD_SWISH, 1},
+                              {"RELU6", B::RELU6, 1},
+                              {"ZEROS_LIKE", B::ZEROS_LIKE, 1},
+                              {"LOG_SOFTMAX", B::LOG_SOFTMAX, 1},
+                              {"FLOOR_DIV", B::FLOOR_DIV, 2},
+                              {"FLOOR_MOD", B::FLOOR_MOD, 2},
+                              {"SQUARED_DIFFERENCE", B::SQUARED_DIFFERENCE, 2},
                               {"PRELU", B::PRELU, 2}};
 
 std::vector<uint8_t> ElementwiseModel(const ElementwiseOp& op, MT type) {
@@ -119,36 +124,44 @@ std::vector<std::unique_ptr<Buffer>> List(std::vector<Buffer*> b) {
 constexpr TensorType I32 = TensorType::INT32;
 
 const ParamOp kParamOps[] = {
-    {"PAD", &Register_PAD, [](TensorType t, uint32_t* n) {
+    {"PAD", &Register_PAD,
+     [](TensorType t, uint32_t* n) {
        *n = 2;
        return List({new Buffer(t, {1, 4}), new Buffer(I32, {2, 2}, {0, 0, 0, 0}), new Buffer(t, {1, 4})});
      }},
-    {"PADV2", &Register_PADV2, [](TensorType t, uint32_t* n) {
+    {"PADV2", &Register_PADV2,
+     [](TensorType t, uint32_t* n) {
        *n = 3;
-       return List({new Buffer(t, {1, 4}), new Buffer(I32, {2, 2}, {0, 0, 0, 0}), new Buffer(t, {1}),
-                    new Buffer(t, {1, 4})});
+       return List(
+           {new Buffer(t, {1, 4}), new Buffer(I32, {2, 2}, {0, 0, 0, 0}), new Buffer(t, {1}), new Buffer(t, {1, 4})});
      }},
-    {"SLICE", &Register_SLICE, [](TensorType t, uint32_t* n) {
+    {"SLICE", &Register_SLICE,
+     [](TensorType t, uint32_t* n) {
        *n = 3;
        return List({new Buffer(t, {4}), new Buffer(I32, {1}, {0}), new Buffer(I32, {1}, {4}), new Buffer(t, {4})});
      }},
-    {"DYNAMIC_UPDATE_SLICE", &Register_DYNAMIC_UPDATE_SLICE, [](TensorType t, uint32_t* n) {
+    {"DYNAMIC_UPDATE_SLICE", &Register_DYNAMIC_UPDATE_SLICE,
+     [](TensorType t, uint32_t* n) {
        *n = 3;
        return List({new Buffer(t, {4}), new Buffer(t, {2}), new Buffer(I32, {1}, {0}), new Buffer(t, {4})});
      }},
-    {"CAST", &Register_CAST, [](TensorType t, uint32_t* n) {
+    {"CAST", &Register_CAST,
+     [](TensorType t, uint32_t* n) {
        *n = 1;
        return List({new Buffer(t, {4}), new Buffer(TensorType::FLOAT32, {4})});
      }},
-    {"REDUCE_MAX", &Register_REDUCE_MAX, [](TensorType t, uint32_t* n) {
+    {"REDUCE_MAX", &Register_REDUCE_MAX,
+     [](TensorType t, uint32_t* n) {
        *n = 2;
        return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
      }},
-    {"REDUCE_MIN", &Register_REDUCE_MIN, [](TensorType t, uint32_t* n) {
+    {"REDUCE_MIN", &Register_REDUCE_MIN,
+     [](TensorType t, uint32_t* n) {
        *n = 2;
        return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
      }},
-    {"SUM", &Register_SUM, [](TensorType t, uint32_t* n) {
+    {"SUM", &Register_SUM,
+     [](TensorType t, uint32_t* n) {
        *n = 2;
        return List({new Buffer(t, {1, 4}), new Buffer(I32, {1}, {1}), new Buffer(t, {1})});
      }},

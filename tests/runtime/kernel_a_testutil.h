@@ -38,8 +38,7 @@ std::unique_ptr<OpHolder> MakeOp(tfl::BuiltinOptions type, Make make) {
 }
 
 // Gives `v` per-channel scales (zero points all 0) along dimension `dim`.
-inline void SetPerChannel(rt::TensorView* v, const std::vector<float>& scales, std::vector<int64_t>* zps,
-                          int32_t dim) {
+inline void SetPerChannel(rt::TensorView* v, const std::vector<float>& scales, std::vector<int64_t>* zps, int32_t dim) {
   zps->assign(scales.size(), 0);
   v->scales = scales.data();
   v->num_channels = static_cast<int32_t>(scales.size());
@@ -82,7 +81,9 @@ class ScratchRecorder final : public rt::KernelContext {
   bool GetOutput(uint32_t k, rt::TensorView* out) override { return inner_->GetOutput(k, out); }
   void* op_data() const override { return inner_->op_data(); }
   void set_op_data(void* data) override { inner_->set_op_data(data); }
-  rt::StatusCode AllocatePersistent(uint32_t bytes, void** out) override { return inner_->AllocatePersistent(bytes, out); }
+  rt::StatusCode AllocatePersistent(uint32_t bytes, void** out) override {
+    return inner_->AllocatePersistent(bytes, out);
+  }
   rt::StatusCode RequestScratch(uint32_t bytes, int32_t* index) override {
     sizes.push_back(bytes);
     return inner_->RequestScratch(bytes, index);

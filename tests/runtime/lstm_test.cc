@@ -7,9 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
-#include <cstring>
 #include <vector>
 
 #include "kernel_a_testutil.h"
@@ -23,10 +23,9 @@ namespace {
 const float kInputW[4][4] = {{10, 10, 20, 20}, {-10, -10, -20, -20}, {1, 1, 1, 1}, {1, 1, 1, 1}};
 const float kBias[4][2] = {{-1, -2}, {1, 2}, {0, 0}, {0, 0}};
 const float kSeq[12] = {0.2f, 0.3f, 0.2f, 0.3f, 0.2f, 0.3f, -0.98f, 0.62f, 0.01f, 0.99f, 0.49f, -0.32f};
-const float kExpectedOutput[12] = {0.26455893f,      0.26870455f,      0.47935803f, 0.47937014f,
-                                   0.58013272f,      0.58013278f,      -1.41184672e-3f,
-                                   -1.43329117e-5f,  0.46887168f,      0.46891281f,
-                                   0.50054074f,      0.50054148f};
+const float kExpectedOutput[12] = {0.26455893f, 0.26870455f, 0.47935803f,     0.47937014f,
+                                   0.58013272f, 0.58013278f, -1.41184672e-3f, -1.43329117e-5f,
+                                   0.46887168f, 0.46891281f, 0.50054074f,     0.50054148f};
 const float kExpectedHidden[4] = {0.58013272f, 0.58013278f, 0.50054074f, 0.50054148f};
 const float kExpectedCell[4] = {0.89740515f, 0.8974053f, 0.80327607f, 0.80327785f};
 
@@ -294,8 +293,10 @@ TEST(LstmTest, TimeMajorMatchesBatchMajorForOneBatch) {
   // With batch 1 the two layouts hold the same bytes; results must be identical.
   FloatNode a(1, 3, kSeq);
   FloatNode b(1, 3, kSeq);
-  b.in_dims[0] = 3; b.in_dims[1] = 1;
-  b.out_dims[0] = 3; b.out_dims[1] = 1;
+  b.in_dims[0] = 3;
+  b.in_dims[1] = 1;
+  b.out_dims[0] = 3;
+  b.out_dims[1] = 1;
   auto op_a = LstmOp(6.0f, false);
   auto op_b = LstmOp(6.0f, true);
   StandaloneContext c1 = a.Context(op_a->op);

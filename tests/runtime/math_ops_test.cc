@@ -50,9 +50,8 @@ TEST(AddNTest, MismatchedShapesAreRejected) {
 // --- BATCH_MATMUL --------------------------------------------------------------------------------
 
 std::unique_ptr<testing::OpHolder> BatchMatMulOp(bool adj_x, bool adj_y) {
-  return MakeOp(tfl::BuiltinOptions::BatchMatMulOptions, [=](flatbuffers::FlatBufferBuilder& b) {
-    return tfl::CreateBatchMatMulOptions(b, adj_x, adj_y);
-  });
+  return MakeOp(tfl::BuiltinOptions::BatchMatMulOptions,
+                [=](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateBatchMatMulOptions(b, adj_x, adj_y); });
 }
 
 TEST(BatchMatMulTest, EveryAdjointCombination) {
@@ -258,9 +257,11 @@ TEST(ResizeBilinearTest, EveryCoordinateMapping) {
   };
   for (const auto& c : cases) {
     auto op = MakeOp(tfl::BuiltinOptions::ResizeBilinearOptions, [&](flatbuffers::FlatBufferBuilder& b) {
-      return tfl::CreateResizeBilinearOptions(b, 0, 0, c.align_corners, c.half_pixel);  // new_height, new_width: deprecated
+      return tfl::CreateResizeBilinearOptions(b, 0, 0, c.align_corners,
+                                              c.half_pixel);  // new_height, new_width: deprecated
     });
-    ASSERT_EQ(RunKernel(Register_RESIZE_BILINEAR(), {&in.view, &size.view}, {&out.view}, op->op).status, StatusCode::kOk);
+    ASSERT_EQ(RunKernel(Register_RESIZE_BILINEAR(), {&in.view, &size.view}, {&out.view}, op->op).status,
+              StatusCode::kOk);
     for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(out.data[i], c.want[i], 1e-6) << c.align_corners << c.half_pixel << i;
   }
 }

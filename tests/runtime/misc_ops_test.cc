@@ -20,10 +20,12 @@ TEST(SpaceBatchTest, SpaceToBatchAndBack) {
   Tensor<int32_t> block({2, 2}, {2}, TensorType::INT32);
   Tensor<int32_t> pads({0, 0, 0, 0}, {2, 2}, TensorType::INT32);
   Tensor<float> out(std::vector<float>(16), {4, 2, 2, 1}, TensorType::FLOAT32);
-  ASSERT_EQ(KernelStatus(*Register_SPACE_TO_BATCH_ND(), {&in.view, &block.view, &pads.view}, {&out.view}), StatusCode::kOk);
+  ASSERT_EQ(KernelStatus(*Register_SPACE_TO_BATCH_ND(), {&in.view, &block.view, &pads.view}, {&out.view}),
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16}));
   Tensor<float> back(std::vector<float>(16), {1, 4, 4, 1}, TensorType::FLOAT32);
-  ASSERT_EQ(KernelStatus(*Register_BATCH_TO_SPACE_ND(), {&out.view, &block.view, &pads.view}, {&back.view}), StatusCode::kOk);
+  ASSERT_EQ(KernelStatus(*Register_BATCH_TO_SPACE_ND(), {&out.view, &block.view, &pads.view}, {&back.view}),
+            StatusCode::kOk);
   EXPECT_EQ(back.data, img);
 }
 
@@ -34,10 +36,12 @@ TEST(SpaceBatchTest, PaddingUsesZeroPointAndCropsDrop) {
   Tensor<int32_t> block({1, 2}, {2}, TensorType::INT32);
   Tensor<int32_t> pads({0, 0, 1, 1}, {2, 2}, TensorType::INT32);
   Tensor<int8_t> out(std::vector<int8_t>(4), {2, 1, 2, 1}, TensorType::INT8, 0.5f, 3);
-  ASSERT_EQ(KernelStatus(*Register_SPACE_TO_BATCH_ND(), {&in.view, &block.view, &pads.view}, {&out.view}), StatusCode::kOk);
+  ASSERT_EQ(KernelStatus(*Register_SPACE_TO_BATCH_ND(), {&in.view, &block.view, &pads.view}, {&out.view}),
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<int8_t>{3, 6, 5, 3}));
   Tensor<int8_t> back(std::vector<int8_t>(2), {1, 1, 2, 1}, TensorType::INT8, 0.5f, 3);
-  ASSERT_EQ(KernelStatus(*Register_BATCH_TO_SPACE_ND(), {&out.view, &block.view, &pads.view}, {&back.view}), StatusCode::kOk);
+  ASSERT_EQ(KernelStatus(*Register_BATCH_TO_SPACE_ND(), {&out.view, &block.view, &pads.view}, {&back.view}),
+            StatusCode::kOk);
   EXPECT_EQ(back.data, (std::vector<int8_t>{5, 6}));
   Tensor<int8_t> bad(std::vector<int8_t>(4), {1, 1, 4, 1}, TensorType::INT8, 0.5f, 3);
   EXPECT_EQ(KernelStatus(*Register_SPACE_TO_BATCH_ND(), {&in.view, &block.view, &pads.view}, {&bad.view}),

@@ -99,8 +99,10 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
     if (probe->interp->AllocateTensors() != rt::StatusCode::kOk) continue;
     const uint32_t arena_bytes = probe->interp->memory_record().min_arena_bytes;
     std::vector<std::vector<uint8_t>> inputs, golden;
-    for (uint32_t k = 0; k < probe->interp->inputs_size(); ++k) inputs.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
-    for (uint32_t k = 0; k < probe->interp->outputs_size(); ++k) golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
+    for (uint32_t k = 0; k < probe->interp->inputs_size(); ++k)
+      inputs.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
+    for (uint32_t k = 0; k < probe->interp->outputs_size(); ++k)
+      golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
     std::vector<uint8_t> storage(arena_bytes + 16);
     uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
     rt::StatusCode alloc = rt::StatusCode::kOk, invoke = rt::StatusCode::kOk;
@@ -111,7 +113,8 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
       alloc = interp.AllocateTensors();
       if (alloc == rt::StatusCode::kOk) {
         for (uint32_t k = 0; k < interp.inputs_size() && k < inputs.size(); ++k) {
-          std::memcpy(interp.input(k).data, inputs[k].data(), std::min<size_t>(inputs[k].size(), interp.input(k).bytes));
+          std::memcpy(interp.input(k).data, inputs[k].data(),
+                      std::min<size_t>(inputs[k].size(), interp.input(k).bytes));
         }
         invoke = interp.Invoke();
         for (uint32_t k = 0; k < interp.outputs_size() && k < golden.size(); ++k) {

@@ -101,9 +101,10 @@ TEST(OpCallbackTest, CostsTheArenaNothing) {
   EXPECT_EQ(ra.min_arena_bytes, rb.min_arena_bytes);
   EXPECT_EQ(a.interp->arena_used_bytes(), b.interp->arena_used_bytes());
   for (uint32_t t = 0; t < 5; ++t) {  // same plan: every tensor at the same offset
-    if (t == 1) continue;  // the constant lives in the model
+    if (t == 1) continue;             // the constant lives in the model
     EXPECT_EQ(static_cast<uint8_t*>(a.interp->tensor(t).data) - a.base,
-              static_cast<uint8_t*>(b.interp->tensor(t).data) - b.base) << "tensor " << t;
+              static_cast<uint8_t*>(b.interp->tensor(t).data) - b.base)
+        << "tensor " << t;
   }
 }
 

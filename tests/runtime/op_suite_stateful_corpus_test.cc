@@ -238,7 +238,8 @@ std::vector<std::string> StatefulModels() {
   if (!SharedDir()) return out;
   for (const auto& row : ReadCsv(*SharedDir() + "/op-suite/golden/tflm-x86_64/arena.csv")) {
     const std::string model = CsvField(row, "model");
-    for (const char* kind : {"signal_delay", "signal_framer", "signal_stacker", "signal_overlap_add", "circular_buffer"}) {
+    for (const char* kind :
+         {"signal_delay", "signal_framer", "signal_stacker", "signal_overlap_add", "circular_buffer"}) {
       if (model.find(kind) != std::string::npos) out.push_back(model.substr(0, model.size() - 7));
     }
   }

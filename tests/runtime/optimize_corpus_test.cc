@@ -11,11 +11,11 @@
 
 #include "golden_testutil.h"
 #include "graph/edit.h"
+#include "graph/runtime_evaluator.h"
+#include "graph/tflm_evaluator.h"
 #include "lifetime/lifetimes.h"
 #include "plan/best_fit.h"
 #include "plan/verify.h"
-#include "graph/runtime_evaluator.h"
-#include "graph/tflm_evaluator.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -122,7 +122,8 @@ TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
       CheckChanged(m, bytes, *r);
     }
   }
-  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan, outputs checked\n", changed[0], changed[1]);
+  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan, outputs checked\n", changed[0],
+              changed[1]);
   EXPECT_GT(changed[0], 5u);
   EXPECT_GT(changed[1], 5u);
 }
@@ -144,15 +145,17 @@ TEST(OptimizeCorpus, Int8IoModelsGiveGoldenOutputsThroughTheirOwnQuantizers) {
     o.int8_io = true;
     auto r = graph::Optimize(bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target));
     ASSERT_TRUE(r.ok()) << r.status().ToString();
-    const bool io_rewritten = std::any_of(r->rewrites.begin(), r->rewrites.end(),
-                                          [](const std::string& l) { return l.rfind("input ", 0) == 0 || l.rfind("output ", 0) == 0; });
+    const bool io_rewritten = std::any_of(r->rewrites.begin(), r->rewrites.end(), [](const std::string& l) {
+      return l.rfind("input ", 0) == 0 || l.rfind("output ", 0) == 0;
+    });
     if (!r->changed || !io_rewritten) continue;
     const auto& sg = *(*g)->subgraphs[0];
     Tensors inputs = GoldenInputs(m);
     std::string error;
     for (size_t k = 0; k < sg.inputs.size(); ++k) {
       for (size_t i = 0; i < sg.operators.size(); ++i) {
-        if (graph::OpCode(**g, *sg.operators[i]) == tflo::BuiltinOperator::QUANTIZE && sg.operators[i]->inputs[0] == sg.inputs[k]) {
+        if (graph::OpCode(**g, *sg.operators[i]) == tflo::BuiltinOperator::QUANTIZE &&
+            sg.operators[i]->inputs[0] == sg.inputs[k]) {
           const auto q = RunWith(SingleOp(**g, i), {inputs[k]}, &error);
           ASSERT_EQ(q.size(), 1u) << error;
           inputs[k] = q[0];

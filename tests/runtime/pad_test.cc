@@ -12,8 +12,8 @@ namespace {
 
 template <typename T>
 StatusCode RunPad(const KernelRegistration& k, TensorType type, std::vector<T> in, std::vector<int32_t> in_dims,
-              std::vector<int32_t> paddings, std::vector<int32_t> out_dims, float scale, int32_t zp,
-              const T* constant, std::vector<T>* out) {
+                  std::vector<int32_t> paddings, std::vector<int32_t> out_dims, float scale, int32_t zp,
+                  const T* constant, std::vector<T>* out) {
   uint32_t count = 1;
   for (int32_t d : out_dims) count *= static_cast<uint32_t>(d);
   out->assign(count, T{});
@@ -41,16 +41,15 @@ TEST(PadTest, FloatPadsWithZero2D) {
 
 TEST(PadTest, Int8PadsWithOutputZeroPoint) {
   std::vector<int8_t> out;
-  ASSERT_EQ(RunPad<int8_t>(*Register_PAD(), TensorType::INT8, {5, 6}, {1, 2}, {0, 0, 1, 1}, {1, 4}, 0.5f, -7,
-                           nullptr, &out),
-            StatusCode::kOk);
+  ASSERT_EQ(
+      RunPad<int8_t>(*Register_PAD(), TensorType::INT8, {5, 6}, {1, 2}, {0, 0, 1, 1}, {1, 4}, 0.5f, -7, nullptr, &out),
+      StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{-7, 5, 6, -7}));
 }
 
 TEST(PadTest, Int16PadsWithZeroNotZeroPoint) {
   std::vector<int16_t> out;
-  ASSERT_EQ(RunPad<int16_t>(*Register_PAD(), TensorType::INT16, {300, -300}, {2}, {2, 1}, {5}, 0.5f, 3, nullptr,
-                            &out),
+  ASSERT_EQ(RunPad<int16_t>(*Register_PAD(), TensorType::INT16, {300, -300}, {2}, {2, 1}, {5}, 0.5f, 3, nullptr, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{0, 0, 300, -300, 0}));
 }

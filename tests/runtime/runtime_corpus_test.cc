@@ -16,9 +16,14 @@ namespace {
 
 // Out of scope for the runtime (brief): stateful / control-flow / resource ops and the Signal
 // library's custom ops. Models using any of these are not run.
-const std::set<std::string> kOutOfScope = {
-    "UNIDIRECTIONAL_SEQUENCE_LSTM", "SVDF", "WHILE", "IF", "CALL_ONCE", "VAR_HANDLE", "READ_VARIABLE",
-    "ASSIGN_VARIABLE"};
+const std::set<std::string> kOutOfScope = {"UNIDIRECTIONAL_SEQUENCE_LSTM",
+                                           "SVDF",
+                                           "WHILE",
+                                           "IF",
+                                           "CALL_ONCE",
+                                           "VAR_HANDLE",
+                                           "READ_VARIABLE",
+                                           "ASSIGN_VARIABLE"};
 
 // Kernels not written yet. A model needing one of these may fail AllocateTensors only with
 // kUnsupported naming a listed op (checked below; it prints "pending kernel: ..."), so nothing is
@@ -34,8 +39,8 @@ const std::set<std::string> kNotYetImplemented = {
 // Float outputs downstream of these ops are compared with 1e-6 relative tolerance instead of
 // bit-exactly: they call libm transcendental functions (expf, tanhf, ...) whose last bit may
 // differ between C libraries (TFLM's golden run used glibc on x86-64; firmware uses newlib).
-const std::set<std::string> kTranscendentalOps = {"LOGISTIC", "TANH", "SOFTMAX", "EXP", "LOG", "RSQRT",
-                                                  "SQRT", "LOG_SOFTMAX", "GELU", "HARD_SWISH", "ELU"};
+const std::set<std::string> kTranscendentalOps = {"LOGISTIC", "TANH",        "SOFTMAX", "EXP",        "LOG", "RSQRT",
+                                                  "SQRT",     "LOG_SOFTMAX", "GELU",    "HARD_SWISH", "ELU"};
 
 bool InScope(const GoldenModel& m) {
   for (const auto& op : m.ops) {
@@ -133,9 +138,7 @@ TEST_P(RuntimeCorpus, SmallestArenaIsExact) {
     if (PendingKernel(m, s, run->interp->error_message())) return;
     ASSERT_EQ(s, rt::StatusCode::kOk) << run->interp->error_message();
     min_bytes = run->interp->memory_record().min_arena_bytes;
-    if (m.tflm_min_arena != 0) {
-      EXPECT_LE(min_bytes, m.tflm_min_arena) << m.model;
-    }
+    if (m.tflm_min_arena != 0) { EXPECT_LE(min_bytes, m.tflm_min_arena) << m.model; }
   }
   {
     auto run = MakeRun(ReadFileBytes(ModelPath(m)), min_bytes);

@@ -87,10 +87,11 @@ TEST(RuntimeWeightsTest, Conv2DFilterAndBiasFromInputs) {
   model::OpOptions o;
   o.kind = model::OptionsKind::kConv2D;
   o.padding_same = false;
-  OneRun r(Build({tfl::BuiltinOperator::CONV_2D, o,
-               {TensorSpec{"x", MT::kFloat32, {1, 2, 2, 1}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 1}},
-                TensorSpec{"b", MT::kFloat32, {1}}},
-               TensorSpec{"y", MT::kFloat32, {1, 2, 2, 1}}}));
+  OneRun r(Build({tfl::BuiltinOperator::CONV_2D,
+                  o,
+                  {TensorSpec{"x", MT::kFloat32, {1, 2, 2, 1}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 1}},
+                   TensorSpec{"b", MT::kFloat32, {1}}},
+                  TensorSpec{"y", MT::kFloat32, {1, 2, 2, 1}}}));
   ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk) << r.interp->error_message();
   Set<float>(*r.interp, 0, {1, 2, 3, 4});
   Set<float>(*r.interp, 1, {2});
@@ -106,10 +107,10 @@ TEST(RuntimeWeightsTest, DepthwiseFilterFromAnInputWithoutBias) {
   model::OpOptions o;
   o.kind = model::OptionsKind::kDepthwiseConv2D;
   o.padding_same = false;
-  OneRun r(Build({tfl::BuiltinOperator::DEPTHWISE_CONV_2D, o,
-               {TensorSpec{"x", MT::kFloat32, {1, 1, 1, 2}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 2}},
-                kOmitted},
-               TensorSpec{"y", MT::kFloat32, {1, 1, 1, 2}}}));
+  OneRun r(Build({tfl::BuiltinOperator::DEPTHWISE_CONV_2D,
+                  o,
+                  {TensorSpec{"x", MT::kFloat32, {1, 1, 1, 2}}, TensorSpec{"w", MT::kFloat32, {1, 1, 1, 2}}, kOmitted},
+                  TensorSpec{"y", MT::kFloat32, {1, 1, 1, 2}}}));
   ASSERT_EQ(r.interp->AllocateTensors(), StatusCode::kOk) << r.interp->error_message();
   Set<float>(*r.interp, 0, {3, 4});
   Set<float>(*r.interp, 1, {2, -1});
@@ -120,10 +121,11 @@ TEST(RuntimeWeightsTest, DepthwiseFilterFromAnInputWithoutBias) {
 TEST(RuntimeWeightsTest, FullyConnectedFloatAndInt8) {
   model::OpOptions o;
   o.kind = model::OptionsKind::kFullyConnected;
-  OneRun f(Build({tfl::BuiltinOperator::FULLY_CONNECTED, o,
-               {TensorSpec{"x", MT::kFloat32, {1, 3}}, TensorSpec{"w", MT::kFloat32, {2, 3}},
-                TensorSpec{"b", MT::kFloat32, {2}}},
-               TensorSpec{"y", MT::kFloat32, {1, 2}}}));
+  OneRun f(Build({tfl::BuiltinOperator::FULLY_CONNECTED,
+                  o,
+                  {TensorSpec{"x", MT::kFloat32, {1, 3}}, TensorSpec{"w", MT::kFloat32, {2, 3}},
+                   TensorSpec{"b", MT::kFloat32, {2}}},
+                  TensorSpec{"y", MT::kFloat32, {1, 2}}}));
   ASSERT_EQ(f.interp->AllocateTensors(), StatusCode::kOk) << f.interp->error_message();
   Set<float>(*f.interp, 0, {1, 2, 3});
   Set<float>(*f.interp, 1, {1, 0, 0, 0, 1, 1});
@@ -131,10 +133,11 @@ TEST(RuntimeWeightsTest, FullyConnectedFloatAndInt8) {
   ASSERT_EQ(f.interp->Invoke(), StatusCode::kOk) << f.interp->error_message();
   EXPECT_EQ(Out<float>(*f.interp), (std::vector<float>{11, 25}));
   // int8, scales 1 and zero points 0, no bias: [1, 2] . [3, 4] = 11.
-  OneRun q(Build({tfl::BuiltinOperator::FULLY_CONNECTED, o,
-               {TensorSpec{"x", MT::kInt8, {1, 2}, 0, false, Q(1, 0)},
-                TensorSpec{"w", MT::kInt8, {1, 2}, 0, false, Q(1, 0)}, kOmitted},
-               TensorSpec{"y", MT::kInt8, {1, 1}, 0, false, Q(1, 0)}}));
+  OneRun q(Build({tfl::BuiltinOperator::FULLY_CONNECTED,
+                  o,
+                  {TensorSpec{"x", MT::kInt8, {1, 2}, 0, false, Q(1, 0)},
+                   TensorSpec{"w", MT::kInt8, {1, 2}, 0, false, Q(1, 0)}, kOmitted},
+                  TensorSpec{"y", MT::kInt8, {1, 1}, 0, false, Q(1, 0)}}));
   ASSERT_EQ(q.interp->AllocateTensors(), StatusCode::kOk) << q.interp->error_message();
   Set<int8_t>(*q.interp, 0, {1, 2});
   Set<int8_t>(*q.interp, 1, {3, 4});

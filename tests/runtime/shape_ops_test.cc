@@ -146,8 +146,9 @@ TEST(DynamicUpdateSliceTest, AFullSizeUpdateReplacesTheOperandInt16) {
 // --- MIRROR_PAD ----------------------------------------------------------------------------------
 
 std::unique_ptr<testing::OpHolder> MirrorPadOp(int8_t mode) {
-  return MakeOp(tfl::BuiltinOptions::MirrorPadOptions,
-                [mode](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateMirrorPadOptions(b, static_cast<tfl::MirrorPadMode>(mode)); });
+  return MakeOp(tfl::BuiltinOptions::MirrorPadOptions, [mode](flatbuffers::FlatBufferBuilder& b) {
+    return tfl::CreateMirrorPadOptions(b, static_cast<tfl::MirrorPadMode>(mode));
+  });
 }
 
 TEST(MirrorPadTest, ReflectSkipsTheEdgeSymmetricRepeatsIt) {
@@ -158,7 +159,8 @@ TEST(MirrorPadTest, ReflectSkipsTheEdgeSymmetricRepeatsIt) {
   ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, reflect->op).status, StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{3, 2, 1, 2, 3, 2, 1}));
   auto symmetric = MirrorPadOp(1);
-  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, symmetric->op).status, StatusCode::kOk);
+  ASSERT_EQ(RunKernel(Register_MIRROR_PAD(), {&in.view, &pads.view}, {&out.view}, symmetric->op).status,
+            StatusCode::kOk);
   EXPECT_EQ(out.data, (std::vector<float>{2, 1, 1, 2, 3, 3, 2}));
 }
 
@@ -245,9 +247,8 @@ TEST(SelectV2Test, EmptyOutputWritesNothing) {
 // --- CUMSUM --------------------------------------------------------------------------------------
 
 std::unique_ptr<testing::OpHolder> CumsumOp(bool exclusive, bool reverse) {
-  return MakeOp(tfl::BuiltinOptions::CumsumOptions, [=](flatbuffers::FlatBufferBuilder& b) {
-    return tfl::CreateCumsumOptions(b, exclusive, reverse);
-  });
+  return MakeOp(tfl::BuiltinOptions::CumsumOptions,
+                [=](flatbuffers::FlatBufferBuilder& b) { return tfl::CreateCumsumOptions(b, exclusive, reverse); });
 }
 
 TEST(CumsumTest, EveryOptionAndANegativeAxis) {

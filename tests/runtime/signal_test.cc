@@ -110,10 +110,9 @@ TEST(SignalWindowTest, TflmGoldenLength32Shift8Saturates) {
   const int16_t w[32] = {1323, 764,  9100, 4220, 1745, 9311, 178,  9442, 5676, 1817, 5433,
                          5837, 7635, 4539, 6548, 9690, 6097, 4275, 1523, 3694, 7506, 2797,
                          5153, 172,  2172, 4540, 6643, 7845, 1719, 7564, 1700, 5227};
-  const int16_t golden[32] = {6310,  5730,  32767, 32767, 12446, 13493, 5872,  31350,
-                              32767, 32767, 32767, 32767, 6113,  32767, 32767, 32767,
-                              32767, 23061, 32767, 9639,  32767, 32767, 32767, 4125,
-                              16637, 32767, 32767, 32767, 22212, 32767, 10678, 32767};
+  const int16_t golden[32] = {6310,  5730, 32767, 32767, 12446, 13493, 5872,  31350, 32767, 32767, 32767,
+                              32767, 6113, 32767, 32767, 32767, 32767, 23061, 32767, 9639,  32767, 32767,
+                              32767, 4125, 16637, 32767, 32767, 32767, 22212, 32767, 10678, 32767};
   int16_t out[32];
   int32_t dims[1] = {32};
   TensorView vi = MakeView(const_cast<int16_t*>(in), TensorType::INT16, dims, 1);
@@ -183,7 +182,8 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
   // A cosine at bin 4 over 24 of 32 samples (zero-padded): the energy peaks at bin 4.
   int16_t in[2 * 24], out[2 * 34];
   for (int f = 0; f < 2; ++f) {
-    for (int i = 0; i < 24; ++i) in[24 * f + i] = static_cast<int16_t>(std::lround(8000 * std::cos(2 * M_PI * 4 * i / 32)));
+    for (int i = 0; i < 24; ++i)
+      in[24 * f + i] = static_cast<int16_t>(std::lround(8000 * std::cos(2 * M_PI * 4 * i / 32)));
   }
   int32_t in_dims[2] = {2, 24}, out_dims[2] = {2, 34};
   TensorView vi = MakeView(in, TensorType::INT16, in_dims, 2);
@@ -195,7 +195,8 @@ TEST(SignalFftTest, RfftZeroPadsShortFramesAndFindsTheTone) {
     int best = -1;
     int64_t best_e = -1;
     for (int k = 0; k < 17; ++k) {
-      const int64_t e = int64_t{out[34 * f + 2 * k]} * out[34 * f + 2 * k] + int64_t{out[34 * f + 2 * k + 1]} * out[34 * f + 2 * k + 1];
+      const int64_t e = int64_t{out[34 * f + 2 * k]} * out[34 * f + 2 * k] +
+                        int64_t{out[34 * f + 2 * k + 1]} * out[34 * f + 2 * k + 1];
       if (e > best_e) best_e = e, best = k;
     }
     EXPECT_EQ(best, 4) << "frame " << f;
@@ -249,7 +250,7 @@ TEST(SignalFftTest, RfftMixedRadixMatchesTheDft) {
   for (int32_t n : {12, 20, 24, 90, 120}) {
     SCOPED_TRACE(n);
     EXPECT_LT(MaxRfftError<float>(n, TensorType::FLOAT32, 1000, 1), 1e-6 * 1000 * n);  // float rounding
-    EXPECT_LE(MaxRfftError<int16_t>(n, TensorType::INT16, 20000, 1.0 / n), 3);  // a few rounding steps
+    EXPECT_LE(MaxRfftError<int16_t>(n, TensorType::INT16, 20000, 1.0 / n), 3);         // a few rounding steps
     EXPECT_LE(MaxRfftError<int32_t>(n, TensorType::INT32, 1 << 30, 1.0 / n), 8);
   }
 }
@@ -315,8 +316,8 @@ TEST(SignalFilterBankTest, WeightsGoToTheirChannelUnweightsToTheNext) {
   int16_t freq_starts[3] = {0, 1, 3}, weight_starts[3] = {0, 1, 3}, widths[3] = {1, 2, 2};
   uint64_t out[2];
   int32_t sd[1] = {6}, wd[1] = {5}, cd[1] = {3}, od[1] = {2};
-  TensorView v[6] = {MakeView(spectrum, TensorType::UINT32, sd, 1), MakeView(weights, TensorType::INT16, wd, 1),
-                     MakeView(unweights, TensorType::INT16, wd, 1), MakeView(freq_starts, TensorType::INT16, cd, 1),
+  TensorView v[6] = {MakeView(spectrum, TensorType::UINT32, sd, 1),     MakeView(weights, TensorType::INT16, wd, 1),
+                     MakeView(unweights, TensorType::INT16, wd, 1),     MakeView(freq_starts, TensorType::INT16, cd, 1),
                      MakeView(weight_starts, TensorType::INT16, cd, 1), MakeView(widths, TensorType::INT16, cd, 1)};
   TensorView vo = MakeView(out, TensorType::UINT64, od, 1);
   auto op = CustomOp(IntMap({{"num_channels", 2}}));
@@ -365,8 +366,8 @@ void CheckLog(const std::vector<uint32_t>& in, const std::vector<int16_t>& golde
 }
 
 TEST(SignalFilterBankTest, LogTflmGolden32ChannelScale1600Bits3) {
-  CheckLog({29, 21, 29, 40, 19, 11, 13, 23, 13, 11, 25, 17, 5, 4, 46, 14,
-            17, 14, 20, 14, 10, 10, 15, 11, 17, 12, 15, 16, 19, 18, 6, 2},
+  CheckLog({29, 21, 29, 40, 19, 11, 13, 23, 13, 11, 25, 17, 5,  4,  46, 14,
+            17, 14, 20, 14, 10, 10, 15, 11, 17, 12, 15, 16, 19, 18, 6,  2},
            {8715, 8198, 8715, 9229, 8038, 7164, 7431, 8344, 7431, 7164, 8477, 7860, 5902, 5545, 9453, 7550,
             7860, 7550, 8120, 7550, 7011, 7011, 7660, 7164, 7860, 7303, 7660, 7763, 8038, 7952, 6194, 4436},
            1600, 3);
@@ -374,10 +375,10 @@ TEST(SignalFilterBankTest, LogTflmGolden32ChannelScale1600Bits3) {
 
 TEST(SignalFilterBankTest, LogTflmGolden16ChannelScale32768Bits5IncludingWrap) {
   // TFLM multiplies output_scale by the Q16 log in uint32, so large inputs wrap (14 -> 3434).
-  CheckLog({48, 20, 19, 24, 35, 47, 23, 30, 31, 10, 48, 21, 46, 14, 18, 27},
-           {32767, 15121, 13440, 21095, 32767, 32767, 19701, 28407, 29482, 32767, 32767, 16720, 32767, 3434,
-            11669, 24955},
-           32768, 5);
+  CheckLog(
+      {48, 20, 19, 24, 35, 47, 23, 30, 31, 10, 48, 21, 46, 14, 18, 27},
+      {32767, 15121, 13440, 21095, 32767, 32767, 19701, 28407, 29482, 32767, 32767, 16720, 32767, 3434, 11669, 24955},
+      32768, 5);
 }
 
 // --- SignalFilterBankSpectralSubtraction -------------------------------------------------------------
@@ -399,12 +400,12 @@ const std::vector<uint8_t> kSpectralSubtraction32 = {
     0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x1b, 0x25, 0x01};
 
 TEST(SignalSpectralSubtractionTest, TflmGolden32ChannelAndStateAcrossInvokes) {
-  uint32_t in[32] = {322, 308, 210, 212, 181, 251, 403, 259, 65, 48, 76, 48, 50, 46, 53, 52,
-                     112, 191, 136, 59, 70, 51, 39, 64, 33, 44, 41, 49, 74, 107, 262, 479};
-  const uint32_t golden1[32] = {310, 296, 202, 204, 174, 241, 387, 249, 63, 47, 73, 47, 49, 45, 51, 50,
-                                108, 184, 131, 57, 68, 49, 38, 62, 32, 43, 40, 48, 72, 103, 252, 460};
-  const uint32_t golden2[32] = {12, 12, 8, 8, 7, 10, 16, 10, 2, 1, 3, 1, 1, 1, 2, 2,
-                                4, 7, 5, 2, 2, 2, 1, 2, 1, 1, 1, 1, 2, 4, 10, 19};
+  uint32_t in[32] = {322, 308, 210, 212, 181, 251, 403, 259, 65, 48, 76, 48, 50, 46,  53,  52,
+                     112, 191, 136, 59,  70,  51,  39,  64,  33, 44, 41, 49, 74, 107, 262, 479};
+  const uint32_t golden1[32] = {310, 296, 202, 204, 174, 241, 387, 249, 63, 47, 73, 47, 49, 45,  51,  50,
+                                108, 184, 131, 57,  68,  49,  38,  62,  32, 43, 40, 48, 72, 103, 252, 460};
+  const uint32_t golden2[32] = {12, 12, 8, 8, 7, 10, 16, 10, 2, 1, 3, 1, 1, 1, 2,  2,
+                                4,  7,  5, 2, 2, 2,  1,  2,  1, 1, 1, 1, 2, 4, 10, 19};
   uint32_t out[32], noise[32];
   int32_t dims[1] = {32};
   TensorView vi = MakeView(in, TensorType::UINT32, dims, 1);
@@ -439,24 +440,21 @@ TEST(SignalPcanTest, TflmGoldenMix1Ref1) {
   uint32_t in[40] = {286, 298, 305, 291, 290, 279, 273, 257, 250, 240, 240, 233, 234, 230,
                      221, 205, 183, 159, 156, 188, 239, 298, 345, 374, 380, 369, 359, 364,
                      372, 354, 302, 243, 194, 135, 64,  72,  171, 245, 277, 304};
-  uint32_t noise[40] = {7310, 18308, 7796, 17878, 7413, 17141, 6978, 15789, 6390, 14745,
-                        6135, 14314, 5981, 14130, 5649, 12594, 4677, 9768,  3987, 11550,
-                        6109, 18308, 8819, 22977, 9713, 22670, 9176, 22363, 9509, 21748,
-                        7719, 14929, 4959, 8294,  1636, 4423,  4371, 15052, 7080, 18677};
+  uint32_t noise[40] = {7310, 18308, 7796, 17878, 7413, 17141, 6978, 15789, 6390, 14745, 6135, 14314, 5981, 14130,
+                        5649, 12594, 4677, 9768,  3987, 11550, 6109, 18308, 8819, 22977, 9713, 22670, 9176, 22363,
+                        9509, 21748, 7719, 14929, 4959, 8294,  1636, 4423,  4371, 15052, 7080, 18677};
   int16_t lut[125] = {
-      32636, 32633,  32630, -6,     0,      -21589, 32624, -12,    0,      -21589, 32612, -23,    -2,
-      -21589, 32587, -48,    0,      -21589, 32539,  -96,   0,      -21589, 32443,  -190,  0,      -21589,
-      32253, -378,   4,      -21589, 31879,  -739,   18,    -21589, 31158,  -1409,  62,    -21589, 29811,
-      -2567, 202,    -21589, 27446,  -4301,  562,    -21589, 23707, -6265,  1230,   -21589, 18672, -7458,
-      1952,  -21589, 13166,  -7030,  2212,   -21589, 8348,  -5342,  1868,   -21589, 4874,  -3459,  1282,
-      -21589, 2697,  -2025,  774,    -21589, 1446,   -1120, 436,    -21589, 762,    -596,  232,    -21589,
-      398,   -313,   122,    -21589, 207,    -164,   64,    -21589, 107,    -85,    34,    -21589, 56,
-      -45,   18,     -21589, 29,     -22,    8,      -21589, 15,    -13,    6,      -21589, 8,     -8,
-      4,     -21589, 4,      -2,     0,      -21589, 2,      -3,    2,      -21589, 1,      0,     0,
-      -21589, 1,     -3,     2,      -21589, 0,      0,      0};
-  const uint32_t golden[40] = {1301, 836,  1354, 827, 1312, 811, 1263, 779, 1192, 753, 1160, 743, 1140, 738,
-                               1096, 698,  956,  607, 845,  667, 1157, 836, 1461, 912, 1546, 908, 1496, 904,
-                               1527, 895,  1346, 758, 999,  548, 378,  344, 908,  761, 1274, 843};
+      32636, 32633,  32630, -6,    0,    -21589, 32624, -12,   0,    -21589, 32612, -23,   -2,   -21589, 32587, -48,
+      0,     -21589, 32539, -96,   0,    -21589, 32443, -190,  0,    -21589, 32253, -378,  4,    -21589, 31879, -739,
+      18,    -21589, 31158, -1409, 62,   -21589, 29811, -2567, 202,  -21589, 27446, -4301, 562,  -21589, 23707, -6265,
+      1230,  -21589, 18672, -7458, 1952, -21589, 13166, -7030, 2212, -21589, 8348,  -5342, 1868, -21589, 4874,  -3459,
+      1282,  -21589, 2697,  -2025, 774,  -21589, 1446,  -1120, 436,  -21589, 762,   -596,  232,  -21589, 398,   -313,
+      122,   -21589, 207,   -164,  64,   -21589, 107,   -85,   34,   -21589, 56,    -45,   18,   -21589, 29,    -22,
+      8,     -21589, 15,    -13,   6,    -21589, 8,     -8,    4,    -21589, 4,     -2,    0,    -21589, 2,     -3,
+      2,     -21589, 1,     0,     0,    -21589, 1,     -3,    2,    -21589, 0,     0,     0};
+  const uint32_t golden[40] = {1301, 836, 1354, 827, 1312, 811, 1263, 779, 1192, 753, 1160, 743, 1140, 738,
+                               1096, 698, 956,  607, 845,  667, 1157, 836, 1461, 912, 1546, 908, 1496, 904,
+                               1527, 895, 1346, 758, 999,  548, 378,  344, 908,  761, 1274, 843};
   uint32_t out[40] = {};
   int32_t dims[1] = {40}, lut_dims[1] = {125};
   TensorView vi = MakeView(in, TensorType::UINT32, dims, 1);
@@ -552,14 +550,15 @@ TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
   TensorView vi = MakeView(in, TensorType::INT16, in_dims, 1);
   TensorView vo = MakeView(out, TensorType::INT16, out_dims, 1);
   TensorView vv = MakeView(&valid, TensorType::BOOL, nullptr, 0);
-  auto op = CustomOp(IntMap(
-      {{"num_channels", 2}, {"stacker_left_context", 0}, {"stacker_right_context", 1}, {"stacker_step", 2}}));
+  auto op = CustomOp(
+      IntMap({{"num_channels", 2}, {"stacker_left_context", 0}, {"stacker_right_context", 1}, {"stacker_step", 2}}));
   KRun r({&vi}, {&vo, &vv}, op->op, "SignalStacker");
   const std::vector<std::vector<int16_t>> frames = {{1, 2}, {3, 4}, {5, 6}, {7, 8}};
   const std::vector<std::vector<int16_t>> want = {{0, 0, 0, 0}, {1, 2, 3, 4}, {1, 2, 3, 4}, {5, 6, 7, 8}};
   for (size_t t = 0; t < frames.size(); ++t) {
     std::copy(frames[t].begin(), frames[t].end(), in);
-    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()), StatusCode::kOk)
+    ASSERT_EQ(t == 0 ? r.ctx->Run(*Register_SIGNAL_STACKER()) : r.ctx->Eval(*Register_SIGNAL_STACKER()),
+              StatusCode::kOk)
         << r.ctx->error().text;
     EXPECT_EQ(std::vector<int16_t>(out, out + 4), want[t]) << t;
     EXPECT_EQ(valid, t % 2 == 1) << t;
@@ -568,8 +567,8 @@ TEST(SignalStackerTest, WindowsOfFramesWithContextAndStep) {
   int16_t out3[6] = {};
   int32_t out3_dims[1] = {6};
   TensorView wo = MakeView(out3, TensorType::INT16, out3_dims, 1);
-  auto op3 = CustomOp(IntMap(
-      {{"num_channels", 2}, {"stacker_left_context", 2}, {"stacker_right_context", 0}, {"stacker_step", 1}}));
+  auto op3 = CustomOp(
+      IntMap({{"num_channels", 2}, {"stacker_left_context", 2}, {"stacker_right_context", 0}, {"stacker_step", 1}}));
   KRun s({&vi}, {&wo, &vv}, op3->op, "SignalStacker");
   std::copy(frames[0].begin(), frames[0].end(), in);
   ASSERT_EQ(s.ctx->Run(*Register_SIGNAL_STACKER()), StatusCode::kOk) << s.ctx->error().text;

@@ -37,8 +37,8 @@ std::vector<GoldenModel> Models() {
 
 // "op 3 (NAME): ..." names one of the kernels this test is about.
 bool NamesOwnKernel(const std::string& msg) {
-  return msg.find("(UNIDIRECTIONAL_SEQUENCE_LSTM)") != std::string::npos ||
-         msg.find("(SVDF)") != std::string::npos || msg.find("(Signal") != std::string::npos;
+  return msg.find("(UNIDIRECTIONAL_SEQUENCE_LSTM)") != std::string::npos || msg.find("(SVDF)") != std::string::npos ||
+         msg.find("(Signal") != std::string::npos;
 }
 
 bool Exists(const std::string& path) { return std::ifstream(path).good(); }
@@ -128,7 +128,8 @@ TEST_P(StatefulCorpus, ResetMatchesAFreshInterpreter) {
     differs |= ReadFileBytes(IoPath(m, "seq1.out" + std::to_string(k))) != expected[k];
   }
   // Informative only: for some models (the scrambled SVDF) the state does not change the output.
-  std::printf("%s: TFLM's second Invoke %s a fresh interpreter's\n", m.model.c_str(), differs ? "differs from" : "equals");
+  std::printf("%s: TFLM's second Invoke %s a fresh interpreter's\n", m.model.c_str(),
+              differs ? "differs from" : "equals");
 }
 
 std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {

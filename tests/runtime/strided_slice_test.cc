@@ -28,8 +28,8 @@ std::unique_ptr<OpHolder> SliceOp(int begin_mask, int end_mask, int shrink_mask,
 // Runs a slice over float data; returns the status and fills *out.
 template <typename T>
 StatusCode RunSlice(TensorType type, std::vector<T> input, std::vector<int32_t> in_dims, std::vector<int32_t> begin,
-                std::vector<int32_t> end, std::vector<int32_t> strides, std::vector<int32_t> out_dims,
-                const tfl::Operator* op, std::vector<T>* out) {
+                    std::vector<int32_t> end, std::vector<int32_t> strides, std::vector<int32_t> out_dims,
+                    const tfl::Operator* op, std::vector<T>* out) {
   int32_t n = static_cast<int32_t>(begin.size());
   uint32_t count = 1;
   for (int32_t d : out_dims) count *= static_cast<uint32_t>(d);
@@ -56,28 +56,32 @@ TEST(StridedSliceTest, In1D) {
 TEST(StridedSliceTest, NegativeBeginAndEnd) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-3}, {-1}, {1}, {2}, op->op, &out), StatusCode::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-3}, {-1}, {1}, {2}, op->op, &out),
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{2, 3}));
 }
 
 TEST(StridedSliceTest, OutOfRangeIndicesClamp) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-5}, {5}, {1}, {4}, op->op, &out), StatusCode::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-5}, {5}, {1}, {4}, op->op, &out),
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{1, 2, 3, 4}));
 }
 
 TEST(StridedSliceTest, NegativeStride) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-1}, {-4}, {-1}, {3}, op->op, &out), StatusCode::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4}, {4}, {-1}, {-4}, {-1}, {3}, op->op, &out),
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{4, 3, 2}));
 }
 
 TEST(StridedSliceTest, Stride2WithBeginAndEndMask) {
   std::vector<int8_t> out;
   auto op = SliceOp(1, 1, 0);
-  ASSERT_EQ(RunSlice<int8_t>(TensorType::INT8, {1, 2, 3, 4, 5}, {5}, {3}, {1}, {2}, {3}, op->op, &out), StatusCode::kOk);
+  ASSERT_EQ(RunSlice<int8_t>(TensorType::INT8, {1, 2, 3, 4, 5}, {5}, {3}, {1}, {2}, {3}, op->op, &out),
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int8_t>{1, 3, 5}));
 }
 
@@ -85,8 +89,7 @@ TEST(StridedSliceTest, In2DShrinkAxis) {
   // [[1,2,3],[4,5,6]], begin {1,0}, end {2,3}, shrink axis 0 -> [4,5,6] with dims [3].
   std::vector<int16_t> out;
   auto op = SliceOp(0, 0, 1);
-  ASSERT_EQ(RunSlice<int16_t>(TensorType::INT16, {1, 2, 3, 4, 5, 6}, {2, 3}, {1, 0}, {2, 3}, {1, 1}, {3}, op->op,
-                              &out),
+  ASSERT_EQ(RunSlice<int16_t>(TensorType::INT16, {1, 2, 3, 4, 5, 6}, {2, 3}, {1, 0}, {2, 3}, {1, 1}, {3}, op->op, &out),
             StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<int16_t>{4, 5, 6}));
 }
@@ -105,16 +108,17 @@ TEST(StridedSliceTest, In3DStrided) {
   for (int i = 0; i < 12; ++i) in[i] = static_cast<float>(i + 1);
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, in, {2, 3, 2}, {0, 0, 0}, {2, 3, 2}, {2, 2, 2}, {1, 2, 1}, op->op,
-                            &out),
-            StatusCode::kOk);
+  ASSERT_EQ(
+      RunSlice<float>(TensorType::FLOAT32, in, {2, 3, 2}, {0, 0, 0}, {2, 3, 2}, {2, 2, 2}, {1, 2, 1}, op->op, &out),
+      StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{1, 5}));
 }
 
 TEST(StridedSliceTest, OffsetMakesEndRelative) {
   std::vector<float> out;
   auto op = SliceOp(0, 0, 0, /*offset=*/true);
-  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4, 5}, {5}, {1}, {3}, {1}, {3}, op->op, &out), StatusCode::kOk);
+  ASSERT_EQ(RunSlice<float>(TensorType::FLOAT32, {1, 2, 3, 4, 5}, {5}, {1}, {3}, {1}, {3}, op->op, &out),
+            StatusCode::kOk);
   EXPECT_EQ(out, (std::vector<float>{2, 3, 4}));
 }
 

@@ -28,8 +28,8 @@ struct Tensor {
 // Prepare + Eval of one kernel with `arena_bytes` for its persistent data and scratch.
 // `ins[k] == nullptr` is an omitted optional input.
 inline rt::StatusCode KernelStatus(const rt::KernelRegistration& k, std::vector<rt::TensorView*> ins,
-                               std::vector<rt::TensorView*> outs, const tfl::Operator* op = nullptr,
-                               uint32_t arena_bytes = 512) {
+                                   std::vector<rt::TensorView*> outs, const tfl::Operator* op = nullptr,
+                                   uint32_t arena_bytes = 512) {
   std::vector<uint8_t> mem(arena_bytes);
   rt::StandaloneContext ctx(ins.data(), static_cast<uint32_t>(ins.size()), outs.data(),
                             static_cast<uint32_t>(outs.size()), op, mem.data(), mem.size());

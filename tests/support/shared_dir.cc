@@ -49,9 +49,13 @@ static std::vector<std::string> SplitCsvLine(const std::string& line) {
   for (size_t i = 0; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') { cur += '"'; ++i; }
-      else if (c == '"') quoted = false;
-      else cur += c;
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"')
+        quoted = false;
+      else
+        cur += c;
     } else if (c == '"') {
       quoted = true;
     } else if (c == ',') {
@@ -82,7 +86,8 @@ std::vector<std::vector<std::pair<std::string, std::string>>> ReadCsv(const std:
 }
 
 std::string CsvField(const std::vector<std::pair<std::string, std::string>>& row, const std::string& column) {
-  for (const auto& [k, v] : row) if (k == column) return v;
+  for (const auto& [k, v] : row)
+    if (k == column) return v;
   return "";
 }
 

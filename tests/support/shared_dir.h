@@ -26,12 +26,12 @@ std::string CsvField(const std::vector<std::pair<std::string, std::string>>& row
 
 }  // namespace arenaplan::testing
 
-#define REQUIRE_SHARED()                                                                   \
-  do {                                                                                     \
-    if (!::arenaplan::testing::SharedDir()) {                                              \
-      if (::arenaplan::testing::UnderCi()) {                                               \
-        FAIL() << "../shared not found (set ARENAPLAN_SHARED); required under CI";         \
-      }                                                                                    \
-      GTEST_SKIP() << "../shared not found (set ARENAPLAN_SHARED to run corpus tests)";    \
-    }                                                                                      \
+#define REQUIRE_SHARED()                                                                \
+  do {                                                                                  \
+    if (!::arenaplan::testing::SharedDir()) {                                           \
+      if (::arenaplan::testing::UnderCi()) {                                            \
+        FAIL() << "../shared not found (set ARENAPLAN_SHARED); required under CI";      \
+      }                                                                                 \
+      GTEST_SKIP() << "../shared not found (set ARENAPLAN_SHARED to run corpus tests)"; \
+    }                                                                                   \
   } while (0)

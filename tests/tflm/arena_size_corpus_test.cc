@@ -16,8 +16,8 @@ using testing::CsvField;
 
 struct Golden {
   const char* target;
-  const char* folder;           // golden folder below the root
-  const char* root = "";        // below ../shared: "" (main corpus) or "op-suite/"
+  const char* folder;     // golden folder below the root
+  const char* root = "";  // below ../shared: "" (main corpus) or "op-suite/"
 };
 
 // Distinctive words of TFLM's message that our reason must contain.
@@ -59,13 +59,9 @@ void CheckTarget(const Golden& g, int& checked) {
     const std::string min = CsvField(row, "min_arena_bytes");
     EXPECT_EQ(size->tail_bytes, tail);
     EXPECT_EQ(size->arena_used_bytes, std::stoull(CsvField(row, "arena_used_bytes")));
-    if (!min.empty()) {
-      EXPECT_EQ(size->min_arena_bytes, std::stoull(min));
-    }
+    if (!min.empty()) { EXPECT_EQ(size->min_arena_bytes, std::stoull(min)); }
     const std::string alloc_min = CsvField(row, "min_arena_alloc_bytes");  // x86-64: Invoke failed
-    if (min.empty() && !alloc_min.empty()) {
-      EXPECT_EQ(size->min_arena_bytes, std::stoull(alloc_min));
-    }
+    if (min.empty() && !alloc_min.empty()) { EXPECT_EQ(size->min_arena_bytes, std::stoull(alloc_min)); }
   }
 }
 
@@ -124,8 +120,8 @@ TEST(ArenaSizeCorpus, TailMatchesRecordingAllocator) {
     uint32_t recording_objects;
     uint32_t align;
   };
-  const Build builds[] = {{"x86", "tflm-x86_64", 424, 8}, {"arm32", "tflm-arm32", 220, 4},
-                          {"shortenum", "tflm-cortex-m", 220, 4}};
+  const Build builds[] = {
+      {"x86", "tflm-x86_64", 424, 8}, {"arm32", "tflm-arm32", 220, 4}, {"shortenum", "tflm-cortex-m", 220, 4}};
   const std::pair<const char*, const char*> cats[] = {{"eval_tensor", kTailEvalTensors},
                                                       {"node_and_registration", kTailNodes},
                                                       {"persistent_tflite_tensor", kTailIoTensors},

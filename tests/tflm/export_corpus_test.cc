@@ -65,7 +65,8 @@ TEST(ExportRoundTrip, BestPlanIsUsedByTflmAndNeverWorse) {
   REQUIRE_SHARED();
   const std::string dir = *testing::SharedDir();
   std::map<std::string, std::string> sha;
-  for (const auto& row : testing::ReadCsv(dir + "/golden/models.csv")) sha[CsvField(row, "file")] = CsvField(row, "sha256");
+  for (const auto& row : testing::ReadCsv(dir + "/golden/models.csv"))
+    sha[CsvField(row, "file")] = CsvField(row, "sha256");
   const Target* target = *FindTarget("tflm-x86_64");
   int exported = 0, smaller = 0;
   for (const std::string& name : AllocatingModels()) {
@@ -100,9 +101,7 @@ TEST(ExportRoundTrip, BestPlanIsUsedByTflmAndNeverWorse) {
       EXPECT_EQ(la->buffers[i].first, lb->buffers[i].first);
       EXPECT_EQ(la->buffers[i].last, lb->buffers[i].last);
       EXPECT_EQ(la->buffers[i].size, lb->buffers[i].size);
-      if (lb->buffers[i].tensor >= 0) {
-        EXPECT_EQ(greedy->plan.offsets[i], lb->buffers[i].offline_offset);
-      }
+      if (lb->buffers[i].tensor >= 0) { EXPECT_EQ(greedy->plan.offsets[i], lb->buffers[i].offline_offset); }
     }
     ++exported;
   }
@@ -140,7 +139,8 @@ TEST(ExportRoundTrip, CHeaderCarriesSizeOffsetsAndHash) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const std::string h = RenderCHeader(*r, "hello.tflite", "hello-world");
   EXPECT_NE(h.find("#define HELLO_WORLD_TENSOR_ARENA_SIZE " + std::to_string(r->size.min_arena_bytes) + "u"),
-            std::string::npos) << h;
+            std::string::npos)
+      << h;
   EXPECT_NE(h.find("static const int32_t hello_world_tensor_offsets[10]"), std::string::npos) << h;
   EXPECT_NE(h.find(r->input_sha256), std::string::npos);
   EXPECT_NE(h.find("tflm-cortex-m"), std::string::npos);

@@ -149,8 +149,12 @@ TEST(Kernels, MirrorPadAndEmbeddingLookup) {
 
 TEST(Kernels, TransposeConv16x8WidensAnInt16Bias) {
   // inputs: output_shape, filter [8,3,3,4], input, bias int16[8]; output int16 [1,4,4,8].
-  const Built b = Build({67, "", {{I32, {4}, true}, {I8, {8, 3, 3, 4}, true}, {I16, {1, 4, 4, 4}}, {I16, {8}, true}},
-                         {{I16, {1, 4, 4, 8}}}, {}, {}});
+  const Built b = Build({67,
+                         "",
+                         {{I32, {4}, true}, {I8, {8, 3, 3, 4}, true}, {I16, {1, 4, 4, 4}}, {I16, {8}, true}},
+                         {{I16, {1, 4, 4, 8}}},
+                         {},
+                         {}});
   OpAllocation a = Evaluate(b, "tflm-cortex-m", "TRANSPOSE_CONV");
   EXPECT_EQ(a.init_bytes, 72u);
   EXPECT_EQ(a.prepare_bytes, std::vector<uint64_t>({32, 32}));
@@ -159,8 +163,11 @@ TEST(Kernels, TransposeConv16x8WidensAnInt16Bias) {
 
 TEST(Kernels, DetectionPostProcessSizesItsScratchFromTheCustomOptions) {
   // 100 boxes, 3 classes (+ background), max_detections 10.
-  OneOp def{32, "TFLite_Detection_PostProcess", {{F32, {1, 100, 4}}, {F32, {1, 100, 4}}, {F32, {100, 4}, true}},
-            {{F32, {1, 10, 4}}, {F32, {1, 10}}, {F32, {1, 10}}, {F32, {1}}}, {},
+  OneOp def{32,
+            "TFLite_Detection_PostProcess",
+            {{F32, {1, 100, 4}}, {F32, {1, 100, 4}}, {F32, {100, 4}, true}},
+            {{F32, {1, 10, 4}}, {F32, {1, 10}}, {F32, {1, 10}}, {F32, {1}}},
+            {},
             FlexMap({{"max_detections", 10}, {"num_classes", 3}})};
   OpAllocation a = Evaluate(Build(def), "tflm-cortex-m", "CUSTOM:TFLite_Detection_PostProcess");
   EXPECT_EQ(a.init_bytes, 112u);
@@ -173,8 +180,11 @@ TEST(Kernels, DetectionPostProcessSizesItsScratchFromTheCustomOptions) {
 
 TEST(Kernels, AbsurdOptionsAreRejectedNotWrappedAround) {
   // 100000 boxes x INT32_MAX detections x 4 bytes overflows no counter but exceeds any arena.
-  OneOp def{32, "TFLite_Detection_PostProcess", {{F32, {1, 100000, 4}}, {F32, {1, 100000, 4}}, {F32, {100000, 4}}},
-            {{F32, {1, 10, 4}}, {F32, {1, 10}}, {F32, {1, 10}}, {F32, {1}}}, {},
+  OneOp def{32,
+            "TFLite_Detection_PostProcess",
+            {{F32, {1, 100000, 4}}, {F32, {1, 100000, 4}}, {F32, {100000, 4}}},
+            {{F32, {1, 10, 4}}, {F32, {1, 10}}, {F32, {1, 10}}, {F32, {1}}},
+            {},
             FlexMap({{"max_detections", 2147483647}, {"num_classes", 3}})};
   auto a = EvaluateKernel(Build(def).model, 0, 0, **FindTarget("tflm-x86_64"));
   ASSERT_FALSE(a.ok());
@@ -209,9 +219,9 @@ TEST(Kernels, PrepareTemporariesFollowTheKernelOrAnUpperGuess) {
   EXPECT_TRUE(concat.temp_verified);
   ASSERT_EQ(concat.prepare_temp.size(), 5u);  // unquantized: one TfLiteTensor each
   for (const TempAllocation& t : concat.prepare_temp) EXPECT_EQ(t.size, tensor);
-  OpAllocation logical = Evaluate(Build({86, "", {{TensorType::kBool, {2}}, {TensorType::kBool, {2}}},
-                                         {{TensorType::kBool, {2}}}, {}, {}}),
-                                  "tflm-x86_64", "LOGICAL_AND");
+  OpAllocation logical = Evaluate(
+      Build({86, "", {{TensorType::kBool, {2}}, {TensorType::kBool, {2}}}, {{TensorType::kBool, {2}}}, {}, {}}),
+      "tflm-x86_64", "LOGICAL_AND");
   EXPECT_TRUE(logical.temp_verified);
   EXPECT_TRUE(logical.prepare_temp.empty());
   OpAllocation tanh = Evaluate(Build({28, "", {{F32, {4}}}, {{F32, {4}}}, {}, {}}), "tflm-x86_64", "TANH");

@@ -187,7 +187,8 @@ StatusCode EvalRelu6(KernelContext& ctx) {
   TensorView in;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   if (!UnaryTypeOk(in.type, true)) {
-    return ctx.Fail(StatusCode::kUnsupported, "Only float32/int8/int16 is supported currently, got %s", TypeName(in.type));
+    return ctx.Fail(StatusCode::kUnsupported, "Only float32/int8/int16 is supported currently, got %s",
+                    TypeName(in.type));
   }
   return EvalElementwise(
       ctx, [](const QuantParams&, float x) { return x > 6.0f ? 6.0f : (x < 0.0f ? 0.0f : x); },
@@ -286,7 +287,8 @@ void Q4Int8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n, T
 }
 
 void LogisticInt8Eval(const LogisticInt8& d, const int8_t* x, int8_t* y, uint32_t n) {
-  Q4Int8Eval(d, x, y, n, [](int32_t q4) { return ClampI(RoundingDivideByPOT(LogisticQ4(q4), 31 - 8) - 128, -128, 127); });
+  Q4Int8Eval(d, x, y, n,
+             [](int32_t q4) { return ClampI(RoundingDivideByPOT(LogisticQ4(q4), 31 - 8) - 128, -128, 127); });
 }
 
 // TFLM reference: output fixed at scale 1/128, zero point 0 (Q0.7).

@@ -13,8 +13,7 @@ namespace {
 StatusCode Prepare(KernelContext& ctx) {
   // TFLM: int32 is a plain sum, the fused activation ignored (full int32 range).
   return PrepareArithmetic<tfl::AddOptions, AddSubParams>(
-      ctx, /*clamp_int32=*/false,
-      [](const TensorView& a, const TensorView& b, const TensorView& out, AddSubParams* q) {
+      ctx, /*clamp_int32=*/false, [](const TensorView& a, const TensorView& b, const TensorView& out, AddSubParams* q) {
         PrepareAddSubParams<double>(a, b, out, q);  // add_common.cc takes the ratios in double
         return StatusCode::kOk;
       });

@@ -35,8 +35,8 @@ int32_t DimOr1(const TensorView& t, int32_t rank, int32_t i) {
   return k >= 0 ? t.dims[k] : 1;
 }
 
-StatusCode CheckShapes(KernelContext& ctx, const TensorView& lhs, const TensorView& rhs, const TensorView& out, bool adj_x,
-                   bool adj_y) {
+StatusCode CheckShapes(KernelContext& ctx, const TensorView& lhs, const TensorView& rhs, const TensorView& out,
+                       bool adj_x, bool adj_y) {
   if (lhs.rank < 2 || lhs.rank > kMaxRank || rhs.rank < 2 || rhs.rank > kMaxRank) {
     return ctx.Fail(StatusCode::kUnsupported, "operand ranks %d, %d not supported (2..5)", lhs.rank, rhs.rank);
   }
@@ -49,7 +49,8 @@ StatusCode CheckShapes(KernelContext& ctx, const TensorView& lhs, const TensorVi
   }
   const int32_t depth_l = adj_x ? Dim(lhs, -2) : Dim(lhs, -1);
   const int32_t depth_r = adj_y ? Dim(rhs, -1) : Dim(rhs, -2);
-  if (depth_l != depth_r) return ctx.Fail(StatusCode::kInvalidModel, "accumulation dims differ: %d vs %d", depth_l, depth_r);
+  if (depth_l != depth_r)
+    return ctx.Fail(StatusCode::kInvalidModel, "accumulation dims differ: %d vs %d", depth_l, depth_r);
   const int32_t rows = adj_x ? Dim(lhs, -1) : Dim(lhs, -2), cols = adj_y ? Dim(rhs, -2) : Dim(rhs, -1);
   if (out.dims[rank - 2] != rows || out.dims[rank - 1] != cols) {
     return ctx.Fail(StatusCode::kInvalidModel, "output must end with [%d, %d]", rows, cols);

@@ -19,7 +19,7 @@ StatusCode PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* 
 }
 
 StatusCode PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
-                        Broadcast* bc) {
+                            Broadcast* bc) {
   if (!MakeBroadcast(a, b, out, bc)) {
     return ctx.Fail(StatusCode::kInvalidModel, "shapes of rank %d and %d do not broadcast to the output (rank %d)",
                     a.rank, b.rank, out.rank);

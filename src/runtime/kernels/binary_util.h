@@ -22,7 +22,7 @@ StatusCode PrepareSameTypeBinary(KernelContext& ctx, TensorView* a, TensorView* 
 
 // Prepare: fills *bc, or fails naming the ranks that do not broadcast to the output.
 StatusCode PrepareBroadcast(KernelContext& ctx, const TensorView& a, const TensorView& b, const TensorView& out,
-                        Broadcast* bc);
+                            Broadcast* bc);
 
 // The fused activation of an int32 op (TFLM CalculateActivationRange<int32_t>): the float range,
 // truncated; NONE and an unbounded top keep the full int32 range. False for an unsupported one.
@@ -72,8 +72,8 @@ void AddSubQuantized(const Broadcast& bc, const AddSubParams& p, const T* x, con
     const int32_t v2 = (p.in2_offset + y[j]) * (1 << p.left_shift);
     const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, p.in1_mult, p.in1_shift);
     const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, p.in2_mult, p.in2_shift);
-    const int32_t r =
-        MultiplyByQuantizedMultiplierSmallerThanOneExp(combine(s1, s2), p.out_mult, p.out_shift) + p.out_offset;
+    const int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(combine(s1, s2), p.out_mult, p.out_shift) +
+                      p.out_offset;
     z[o] = static_cast<T>(ClampInt32(r, p.act_min, p.act_max));
   });
 }
@@ -142,9 +142,8 @@ StatusCode EvalArithmetic(KernelContext& ctx, Op op, Quantized quantized) {
       const float* x = a.As<float>();
       const float* y = b.As<float>();
       float* z = out.As<float>();
-      ForEachBroadcast(d.bc, [&](int32_t o, int32_t i, int32_t j) {
-        z[o] = ClampFloat(op(x[i], y[j]), d.act_min_f, d.act_max_f);
-      });
+      ForEachBroadcast(
+          d.bc, [&](int32_t o, int32_t i, int32_t j) { z[o] = ClampFloat(op(x[i], y[j]), d.act_min_f, d.act_max_f); });
       break;
     }
     case TensorType::INT32: {

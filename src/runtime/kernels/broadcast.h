@@ -12,8 +12,8 @@ namespace arenaplan::rt {
 inline constexpr int32_t kMaxBroadcastRank = 6;
 
 struct Broadcast {
-  int32_t dims[kMaxBroadcastRank];     // output dims, left-padded with 1
-  int32_t stride_a[kMaxBroadcastRank]; // element stride of a per output dim (0 where broadcast)
+  int32_t dims[kMaxBroadcastRank];      // output dims, left-padded with 1
+  int32_t stride_a[kMaxBroadcastRank];  // element stride of a per output dim (0 where broadcast)
   int32_t stride_b[kMaxBroadcastRank];
 };
 

@@ -93,7 +93,8 @@ StatusCode PrepareTo(KernelContext& ctx) {
     const int32_t i = o - extend;
     d->out_dims[a] = o >= 0 ? out.dims[o] : 1;
     if (o >= 0 && ShapeValue(shape, o) != out.dims[o]) {
-      return ctx.Fail(StatusCode::kInvalidModel, "shape value %d differs from output dim %d", static_cast<int32_t>(ShapeValue(shape, o)), o);
+      return ctx.Fail(StatusCode::kInvalidModel, "shape value %d differs from output dim %d",
+                      static_cast<int32_t>(ShapeValue(shape, o)), o);
     }
     const int32_t in_dim = i >= 0 ? in.dims[i] : 1;
     if (in_dim != 1 && in_dim != d->out_dims[a]) {

@@ -66,8 +66,9 @@ StatusCode Eval(KernelContext& ctx) {
   std::memmove(y, y + depth, (slots - 1) * depth);
   std::memcpy(y + (slots - 1) * depth, in.data, depth);
   if (--d.cycles_until_run != 0) {
-    return ctx.Fail(StatusCode::kAborted, "runs every %d Invokes; this one ends here (%d to go), as TFLM's kTfLiteAbort",
-                    d.cycles_max, d.cycles_until_run);
+    return ctx.Fail(StatusCode::kAborted,
+                    "runs every %d Invokes; this one ends here (%d to go), as TFLM's kTfLiteAbort", d.cycles_max,
+                    d.cycles_until_run);
   }
   d.cycles_until_run = d.cycles_max;
   return StatusCode::kOk;

@@ -177,8 +177,8 @@ StatusCode PrepareArg(KernelContext& ctx) {
   for (int32_t a = static_cast<int32_t>(axis) + 1; a < in.rank; ++a) d->inner *= in.dims[a];
   d->axis_size = in.dims[axis];
   if (ElementCount(out) != d->outer * d->inner) {
-    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
-                    static_cast<int>(d->outer * d->inner));
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d",
+                    static_cast<int>(ElementCount(out)), static_cast<int>(d->outer * d->inner));
   }
   ctx.set_op_data(d);
   return StatusCode::kOk;

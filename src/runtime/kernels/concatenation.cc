@@ -14,13 +14,14 @@ constexpr uint32_t kMaxInputs = 10;
 
 struct ConcatData {
   int64_t outer;                   // product of output dims before the axis
-  int64_t copy_bytes[kMaxInputs];   // per input: dim[axis] x inner x element size
+  int64_t copy_bytes[kMaxInputs];  // per input: dim[axis] x inner x element size
 };
 
 StatusCode Prepare(KernelContext& ctx) {
   const uint32_t n = ctx.num_inputs();
   if (n < 1 || n > kMaxInputs || ctx.num_outputs() != 1) {
-    return ctx.Fail(StatusCode::kUnsupported, "expected 1..10 inputs and 1 output, got %u and %u", n, ctx.num_outputs());
+    return ctx.Fail(StatusCode::kUnsupported, "expected 1..10 inputs and 1 output, got %u and %u", n,
+                    ctx.num_outputs());
   }
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
@@ -66,8 +67,8 @@ StatusCode Prepare(KernelContext& ctx) {
     d->copy_bytes[k] = in.dims[axis] * inner;
   }
   if (axis_sum != out.dims[axis]) {
-    return ctx.Fail(StatusCode::kInvalidModel, "inputs sum to %d along axis %d, output has %d", static_cast<int>(axis_sum),
-                    axis, out.dims[axis]);
+    return ctx.Fail(StatusCode::kInvalidModel, "inputs sum to %d along axis %d, output has %d",
+                    static_cast<int>(axis_sum), axis, out.dims[axis]);
   }
   ctx.set_op_data(d);
   return StatusCode::kOk;

@@ -76,7 +76,8 @@ StatusCode ReadSubgraph(KernelContext& ctx, int32_t (O::*index)() const, const c
   const O* o = Options<O>(ctx);
   *s = o != nullptr ? (o->*index)() : 0;
   if (*s < 0 || static_cast<uint32_t>(*s) >= ctx.num_subgraphs()) {
-    return ctx.Fail(StatusCode::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, *s, ctx.num_subgraphs());
+    return ctx.Fail(StatusCode::kInvalidModel, "%s subgraph %d out of range (%u subgraphs)", role, *s,
+                    ctx.num_subgraphs());
   }
   return StatusCode::kOk;
 }
@@ -114,8 +115,8 @@ StatusCode WhilePrepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel,
                     "%u inputs, %u outputs; cond subgraph %d has %u inputs, body subgraph %d has %u inputs and %u "
                     "outputs (all must agree)",
-                    n, ctx.num_outputs(), cond, ctx.subgraph_inputs_size(cond), body,
-                    ctx.subgraph_inputs_size(body), ctx.subgraph_outputs_size(body));
+                    n, ctx.num_outputs(), cond, ctx.subgraph_inputs_size(cond), body, ctx.subgraph_inputs_size(body),
+                    ctx.subgraph_outputs_size(body));
   }
   if (ctx.subgraph_outputs_size(cond) < 1) {
     return ctx.Fail(StatusCode::kInvalidModel, "cond subgraph %d has no output", cond);
@@ -179,8 +180,9 @@ StatusCode IfPrepare(KernelContext& ctx) {
   const int32_t branches[2] = {then_s, else_s};
   for (int32_t s : branches) {
     if (ctx.subgraph_inputs_size(s) != n || ctx.subgraph_outputs_size(s) != ctx.num_outputs()) {
-      return ctx.Fail(StatusCode::kInvalidModel, "branch subgraph %d has %u inputs and %u outputs; op passes %u and takes %u",
-                      s, ctx.subgraph_inputs_size(s), ctx.subgraph_outputs_size(s), n, ctx.num_outputs());
+      return ctx.Fail(StatusCode::kInvalidModel,
+                      "branch subgraph %d has %u inputs and %u outputs; op passes %u and takes %u", s,
+                      ctx.subgraph_inputs_size(s), ctx.subgraph_outputs_size(s), n, ctx.num_outputs());
     }
     for (uint32_t k = 0; k < n; ++k) {
       TensorView in, bi;

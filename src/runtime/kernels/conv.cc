@@ -43,8 +43,8 @@ StatusCode Prepare(KernelContext& ctx) {
   if (in.dims[0] != out.dims[0] || f.dims[0] != out.dims[3] || f.dims[3] <= 0 || in.dims[3] % f.dims[3] != 0 ||
       in.dims[3] / f.dims[3] == 0 || out.dims[3] % (in.dims[3] / f.dims[3]) != 0) {
     return ctx.Fail(StatusCode::kInvalidModel,
-                    "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in.dims[3],
-                    f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
+                    "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in.dims[3], f.dims[0],
+                    f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
   const int32_t channels = out.dims[3];
   if (t.has_bias) {
@@ -77,7 +77,8 @@ template <typename In, typename Acc>
 inline Acc AccumulateTap(Acc acc, const In* x, const int8_t* k, int32_t n, int32_t input_offset) {
   Acc part = 0;
   for (int32_t ic = 0; ic < n; ++ic) {
-    part = WrappingAdd(part, static_cast<Acc>(static_cast<int32_t>(k[ic]) * (static_cast<int32_t>(x[ic]) + input_offset)));
+    part = WrappingAdd(part,
+                       static_cast<Acc>(static_cast<int32_t>(k[ic]) * (static_cast<int32_t>(x[ic]) + input_offset)));
   }
   return WrappingAdd(acc, part);
 }
@@ -115,8 +116,7 @@ void Run(const ConvWindow& d, const Geometry& g, const In* in, const W* w, int32
   }
 }
 
-void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const float* w, const float* bias,
-               float* out) {
+void EvalFloat(const ConvData& d, const Geometry& g, const float* in, const float* w, const float* bias, float* out) {
   Run<float, float, float, float>(d.w, g, in, w, 0, out, [&](float total, int32_t oc) {
     return ClampConvOutput(d.q, total + (bias != nullptr ? LoadUnaligned<float>(bias, oc) : 0.0f));
   });
@@ -149,16 +149,14 @@ StatusCode Eval(KernelContext& ctx) {
       return StatusCode::kOk;
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
-        EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, g, in.As<int16_t>(), f.As<int8_t>(),
-                                                          bias.As<int64_t>(), 0, 0, out.As<int16_t>());
+        EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, g, in.As<int16_t>(), f.As<int8_t>(), bias.As<int64_t>(),
+                                                          0, 0, out.As<int16_t>());
       } else {
-        EvalQuantized<int16_t, int32_t, int32_t, int16_t>(*d, g, in.As<int16_t>(), f.As<int8_t>(),
-                                                          has_bias ? bias.As<int32_t>() : nullptr, 0, 0,
-                                                          out.As<int16_t>());
+        EvalQuantized<int16_t, int32_t, int32_t, int16_t>(
+            *d, g, in.As<int16_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr, 0, 0, out.As<int16_t>());
       }
       return StatusCode::kOk;
-    default:
-      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
+    default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

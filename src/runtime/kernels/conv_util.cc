@@ -19,8 +19,7 @@ int32_t ComputePaddingForDim(tfl::Padding padding, int32_t stride, int32_t dilat
 }
 
 Padding2D ComputePadding2D(tfl::Padding padding, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
-                           int32_t dilation_w, int32_t in_h, int32_t in_w, int32_t filter_h,
-                           int32_t filter_w) {
+                           int32_t dilation_w, int32_t in_h, int32_t in_w, int32_t filter_h, int32_t filter_w) {
   Padding2D p;
   p.height = ComputePaddingForDim(padding, stride_h, dilation_h, in_h, filter_h);
   p.width = ComputePaddingForDim(padding, stride_w, dilation_w, in_w, filter_w);
@@ -32,8 +31,8 @@ float ChannelScale(const TensorView& t, int32_t c) {
 }
 
 StatusCode PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
-                                     const TensorView& output, int32_t channels, int32_t* multipliers,
-                                     int32_t* shifts) {
+                                         const TensorView& output, int32_t channels, int32_t* multipliers,
+                                         int32_t* shifts) {
   if (input.scale <= 0.0f || output.scale <= 0.0f || filter.num_channels < 1) {
     return ctx.Fail(StatusCode::kInvalidModel, "quantized input, filter and output need positive scales");
   }
@@ -43,11 +42,9 @@ StatusCode PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& i
   }
   for (int32_t c = 0; c < channels; ++c) {
     const float s = ChannelScale(filter, c);
-    if (!(s > 0.0f)) {
-      return ctx.Fail(StatusCode::kInvalidModel, "filter scale of channel %d is not positive", c);
-    }
-    const double effective =
-        static_cast<double>(input.scale) * static_cast<double>(s) / static_cast<double>(output.scale);
+    if (!(s > 0.0f)) { return ctx.Fail(StatusCode::kInvalidModel, "filter scale of channel %d is not positive", c); }
+    const double effective = static_cast<double>(input.scale) * static_cast<double>(s) /
+                             static_cast<double>(output.scale);
     int shift = 0;
     QuantizeMultiplier(effective, &multipliers[c], &shift);
     shifts[c] = shift;
@@ -103,7 +100,7 @@ StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {
 }
 
 StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
-                         const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p) {
+                             const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p) {
   p->multipliers = nullptr;
   p->shifts = nullptr;
   if (in.type == TensorType::FLOAT32) {

@@ -27,8 +27,7 @@ int32_t ComputePaddingForDim(tfl::Padding padding, int32_t stride, int32_t dilat
                              int32_t filter_size);
 
 Padding2D ComputePadding2D(tfl::Padding padding, int32_t stride_h, int32_t stride_w, int32_t dilation_h,
-                           int32_t dilation_w, int32_t in_h, int32_t in_w, int32_t filter_h,
-                           int32_t filter_w);
+                           int32_t dilation_w, int32_t in_h, int32_t in_w, int32_t filter_h, int32_t filter_w);
 
 // Scale of channel c of a (possibly per-channel) quantized tensor: a per-tensor scale is broadcast
 // along the channels as TFLM does.
@@ -38,8 +37,8 @@ float ChannelScale(const TensorView& t, int32_t c);
 // (naming the problem) when a scale is not positive or a per-channel filter has a scale count
 // different from `channels`.
 StatusCode PopulatePerChannelMultipliers(KernelContext& ctx, const TensorView& input, const TensorView& filter,
-                                     const TensorView& output, int32_t channels, int32_t* multipliers,
-                                     int32_t* shifts);
+                                         const TensorView& output, int32_t channels, int32_t* multipliers,
+                                         int32_t* shifts);
 
 // Input, filter, optional bias and output of a convolution-like op.
 struct ConvTensors {
@@ -71,7 +70,7 @@ struct ConvWindow {
 // checks them and computes the padding for input `in` and filter `filter`.
 template <typename Options>
 StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
-                         ConvWindow* w) {
+                             ConvWindow* w) {
   w->stride_h = o != nullptr ? o->stride_h() : 1;
   w->stride_w = o != nullptr ? o->stride_w() : 1;
   w->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
@@ -81,8 +80,8 @@ StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorV
                     w->stride_w, w->dilation_h, w->dilation_w);
   }
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
-  w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1],
-                            in.dims[2], filter.dims[1], filter.dims[2]);
+  w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1], in.dims[2],
+                            filter.dims[1], filter.dims[2]);
   return StatusCode::kOk;
 }
 
@@ -98,7 +97,7 @@ struct ConvOutputParams {
 // Prepare: float activation range for float input; otherwise `channels` per-channel multipliers
 // (PopulatePerChannelMultipliers), the quantized activation range and the zero-point offsets.
 StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act, const TensorView& in,
-                         const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p);
+                             const TensorView& filter, const TensorView& out, int32_t channels, ConvOutputParams* p);
 
 // Float activation clamp, in the reference kernels' order (max first, then min).
 inline float ClampConvOutput(const ConvOutputParams& p, float v) {

@@ -43,7 +43,8 @@ StatusCode Prepare(KernelContext& ctx) {
   d->exclusive = o != nullptr && o->exclusive();
   d->reverse = o != nullptr && o->reverse();
   if (in.type == TensorType::INT8) {
-    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "int8 tensors need positive scales");
+    if (!(in.scale > 0.0f) || !(out.scale > 0.0f))
+      return ctx.Fail(StatusCode::kInvalidModel, "int8 tensors need positive scales");
     d->input_offset = -in.zero_point;
     d->output_offset = out.zero_point;
     const double twice_max_input_scale = 2 * static_cast<double>(in.scale);

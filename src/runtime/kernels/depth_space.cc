@@ -28,11 +28,13 @@ StatusCode PrepareBlock(KernelContext& ctx, bool to_space) {
   if (b <= 0) return ctx.Fail(StatusCode::kInvalidModel, "block_size %d must be positive", b);
   int32_t expect[4];
   if (to_space) {
-    if (in.dims[3] % (b * b) != 0) return ctx.Fail(StatusCode::kInvalidModel, "depth %d is not a multiple of %d", in.dims[3], b * b);
+    if (in.dims[3] % (b * b) != 0)
+      return ctx.Fail(StatusCode::kInvalidModel, "depth %d is not a multiple of %d", in.dims[3], b * b);
     expect[0] = in.dims[0], expect[1] = in.dims[1] * b, expect[2] = in.dims[2] * b, expect[3] = in.dims[3] / b / b;
   } else {
     if (in.dims[1] % b != 0 || in.dims[2] % b != 0) {
-      return ctx.Fail(StatusCode::kInvalidModel, "height %d / width %d are not multiples of %d", in.dims[1], in.dims[2], b);
+      return ctx.Fail(StatusCode::kInvalidModel, "height %d / width %d are not multiples of %d", in.dims[1], in.dims[2],
+                      b);
     }
     expect[0] = in.dims[0], expect[1] = in.dims[1] / b, expect[2] = in.dims[2] / b, expect[3] = in.dims[3] * b * b;
   }

@@ -24,8 +24,8 @@ StatusCode Prepare(KernelContext& ctx) {
   const int32_t out_d = out.dims[3];
   if (in.dims[0] != out.dims[0] || f.dims[0] != 1 || f.dims[3] != out_d || in_d <= 0 || out_d % in_d != 0) {
     return ctx.Fail(StatusCode::kInvalidModel,
-                    "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in_d,
-                    f.dims[0], f.dims[1], f.dims[2], f.dims[3], out_d);
+                    "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in_d, f.dims[0],
+                    f.dims[1], f.dims[2], f.dims[3], out_d);
   }
   if (t.has_bias) {
     TensorType want = TensorType::INT32;
@@ -58,8 +58,8 @@ inline int64_t Mac(int64_t acc, int32_t x, int32_t k, int32_t) {
 
 // One routine for all types: Acc is float for float32 (Finish then clamps floats).
 template <typename In, typename W, typename Acc, typename Bias, typename Out, typename Finish>
-void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, const TensorView& vout,
-         const In* in, const W* w, const Bias* bias, Out* out, int32_t input_offset, Finish finish) {
+void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, const TensorView& vout, const In* in,
+         const W* w, const Bias* bias, Out* out, int32_t input_offset, Finish finish) {
   const int32_t batches = vout.dims[0], in_h = vin.dims[1], in_w = vin.dims[2], in_d = vin.dims[3];
   const int32_t f_h = vf.dims[1], f_w = vf.dims[2];
   const int32_t out_h = vout.dims[1], out_w = vout.dims[2], out_d = vout.dims[3];
@@ -88,7 +88,8 @@ void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, c
                 acc = Mac(acc, in[row + step * fx], k[fx * out_d], input_offset);
               }
             }
-            o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)) : static_cast<Acc>(0), oc);
+            o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)) : static_cast<Acc>(0),
+                           oc);
           }
         }
       }
@@ -114,9 +115,9 @@ StatusCode Eval(KernelContext& ctx) {
       auto finish = [&q](int32_t acc, int32_t b, int32_t oc) {
         return static_cast<int8_t>(RequantizeConvOutput(q, WrappingAdd(acc, b), oc, q.output_offset));
       };
-      Run<int8_t, int8_t, int32_t, int32_t, int8_t>(
-          *d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr,
-          out.As<int8_t>(), q.input_offset, finish);
+      Run<int8_t, int8_t, int32_t, int32_t, int8_t>(*d, in, f, out, in.As<int8_t>(), f.As<int8_t>(),
+                                                    has_bias ? bias.As<int32_t>() : nullptr, out.As<int8_t>(),
+                                                    q.input_offset, finish);
       return StatusCode::kOk;
     }
     case TensorType::INT16: {
@@ -124,12 +125,11 @@ StatusCode Eval(KernelContext& ctx) {
         return static_cast<int16_t>(RequantizeConvOutput(q, acc + b, oc, 0));
       };
       Run<int16_t, int8_t, int64_t, int64_t, int16_t>(*d, in, f, out, in.As<int16_t>(), f.As<int8_t>(),
-                                                       has_bias ? bias.As<int64_t>() : nullptr,
-                                                       out.As<int16_t>(), 0, finish);
+                                                      has_bias ? bias.As<int64_t>() : nullptr, out.As<int16_t>(), 0,
+                                                      finish);
       return StatusCode::kOk;
     }
-    default:
-      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
+    default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

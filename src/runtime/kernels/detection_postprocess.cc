@@ -28,8 +28,20 @@ struct Box {
   float ymin, xmin, ymax, xmax;
 };
 
-enum Scratch { kActive, kDecoded, kScores, kScoreBuffer, kKeepScores, kScoresAfterNms, kSortedValues,
-               kKeepIndices, kSortedIndices, kBuffer, kSelected, kNumScratch };
+enum Scratch {
+  kActive,
+  kDecoded,
+  kScores,
+  kScoreBuffer,
+  kKeepScores,
+  kScoresAfterNms,
+  kSortedValues,
+  kKeepIndices,
+  kSortedIndices,
+  kBuffer,
+  kSelected,
+  kNumScratch
+};
 
 struct DetectionData {
   int32_t max_detections, max_classes_per_detection, detections_per_class, num_classes;
@@ -47,18 +59,21 @@ StatusCode ReadOptions(KernelContext& ctx, DetectionData* d) {
     return ctx.Fail(StatusCode::kInvalidModel, "custom_options are not a FlexBuffer map");
   }
   int64_t v = 0;
-  if (!FlexGetInt(m, "max_detections", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "max_detections missing or invalid");
+  if (!FlexGetInt(m, "max_detections", &v) || v < 0 || v > (1 << 20))
+    return ctx.Fail(StatusCode::kInvalidModel, "max_detections missing or invalid");
   d->max_detections = static_cast<int32_t>(v);
-  if (!FlexGetInt(m, "max_classes_per_detection", &v) || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "max_classes_per_detection missing");
+  if (!FlexGetInt(m, "max_classes_per_detection", &v) || v > (1 << 20))
+    return ctx.Fail(StatusCode::kInvalidModel, "max_classes_per_detection missing");
   d->max_classes_per_detection = static_cast<int32_t>(v);
   d->detections_per_class = FlexGetInt(m, "detections_per_class", &v) ? static_cast<int32_t>(v) : 100;
   d->regular_nms = FlexGetInt(m, "use_regular_nms", &v) && v != 0;
-  if (!FlexGetInt(m, "num_classes", &v) || v < 0 || v > (1 << 20)) return ctx.Fail(StatusCode::kInvalidModel, "num_classes missing or invalid");
+  if (!FlexGetInt(m, "num_classes", &v) || v < 0 || v > (1 << 20))
+    return ctx.Fail(StatusCode::kInvalidModel, "num_classes missing or invalid");
   d->num_classes = static_cast<int32_t>(v);
   const bool floats = FlexGetFloat(m, "nms_score_threshold", &d->score_threshold) &&
-                      FlexGetFloat(m, "nms_iou_threshold", &d->iou_threshold) && FlexGetFloat(m, "y_scale", &d->y_scale) &&
-                      FlexGetFloat(m, "x_scale", &d->x_scale) && FlexGetFloat(m, "h_scale", &d->h_scale) &&
-                      FlexGetFloat(m, "w_scale", &d->w_scale);
+                      FlexGetFloat(m, "nms_iou_threshold", &d->iou_threshold) &&
+                      FlexGetFloat(m, "y_scale", &d->y_scale) && FlexGetFloat(m, "x_scale", &d->x_scale) &&
+                      FlexGetFloat(m, "h_scale", &d->h_scale) && FlexGetFloat(m, "w_scale", &d->w_scale);
   return floats ? StatusCode::kOk : ctx.Fail(StatusCode::kInvalidModel, "threshold or scale options missing");
 }
 
@@ -77,8 +92,15 @@ StatusCode Prepare(KernelContext& ctx) {
   const uint64_t n = static_cast<uint64_t>(boxes.dims[1]);
   const uint64_t md = static_cast<uint64_t>(d->max_detections);
   const uint64_t per_box = md * n * 4;
-  const uint64_t sizes[kNumScratch] = {n, n * 16, static_cast<uint64_t>(classes.dims[1]) * classes.dims[2] * 4, n * 4,
-                                       n * 4, per_box, per_box, n * 4, per_box,
+  const uint64_t sizes[kNumScratch] = {n,
+                                       n * 16,
+                                       static_cast<uint64_t>(classes.dims[1]) * classes.dims[2] * 4,
+                                       n * 4,
+                                       n * 4,
+                                       per_box,
+                                       per_box,
+                                       n * 4,
+                                       per_box,
                                        (d->num_classes > d->max_detections ? d->num_classes : md) * n * 4,
                                        (n < md ? n : md) * n * 4};
   for (int k = 0; k < kNumScratch; ++k) {
@@ -143,7 +165,7 @@ struct Buffers {
 
 // TFLM NonMaxSuppressionSingleClassHelper.
 StatusCode SingleClassNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes,
-                      const float* scores, int32_t max_detections, int32_t* selected_size) {
+                          const float* scores, int32_t max_detections, int32_t* selected_size) {
   if (max_detections < 0 || !(d.iou_threshold > 0.0f && d.iou_threshold <= 1.0f)) {
     return ctx.Fail(StatusCode::kKernelError, "max detections or IoU threshold out of range");
   }
@@ -207,9 +229,10 @@ void WritePast(KernelContext& ctx, T* array, int64_t index, const void* value, s
 }
 
 StatusCode FastNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
-               const float* scores, const Outputs& o) {
+                   const float* scores, const Outputs& o) {
   const int32_t label_offset = with_bg - d.num_classes;
-  if (d.max_classes_per_detection <= 0) return ctx.Fail(StatusCode::kKernelError, "max_classes_per_detection must be positive");
+  if (d.max_classes_per_detection <= 0)
+    return ctx.Fail(StatusCode::kKernelError, "max_classes_per_detection must be positive");
   const int32_t per_anchor = d.max_classes_per_detection < d.num_classes ? d.max_classes_per_detection : d.num_classes;
   for (int32_t row = 0; row < num_boxes; ++row) {
     const float* box_scores = scores + static_cast<int64_t>(row) * with_bg + label_offset;
@@ -246,7 +269,7 @@ StatusCode FastNms(KernelContext& ctx, const DetectionData& d, const Buffers& b,
 }
 
 StatusCode RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers& b, int32_t num_boxes, int32_t with_bg,
-                  const float* scores, const Outputs& o) {
+                      const float* scores, const Outputs& o) {
   const int32_t label_offset = with_bg - d.num_classes;
   if (d.detections_per_class <= 0) return ctx.Fail(StatusCode::kKernelError, "detections_per_class must be positive");
   int32_t sorted_count = 0;
@@ -261,7 +284,8 @@ StatusCode RegularNms(KernelContext& ctx, const DetectionData& d, const Buffers&
       b.buffer[n] = b.selected[i] * with_bg + col + label_offset;
       b.scores_after[n] = b.score_buffer[b.selected[i]];
     }
-    if (n > b.sorted_capacity) return ctx.Fail(StatusCode::kKernelError, "more detections than TFLM's scratch buffers hold");
+    if (n > b.sorted_capacity)
+      return ctx.Fail(StatusCode::kKernelError, "more detections than TFLM's scratch buffers hold");
     const int32_t to_sort = n < d.max_detections ? n : d.max_detections;
     PartialArgSort(b.scores_after, n, to_sort, b.sorted_indices);
     for (int32_t r = 0; r < to_sort; ++r) {
@@ -297,11 +321,13 @@ void Decode(const DetectionData& d, const TensorView& enc, const TensorView& anc
   const float* a = anchors.As<const float>();
   for (int32_t i = 0; i < enc.dims[1]; ++i) {
     const float* x = e + static_cast<int64_t>(i) * enc.dims[2];  // y, x, h, w
-    const float* an = a + 4 * static_cast<int64_t>(i);            // y, x, h, w
+    const float* an = a + 4 * static_cast<int64_t>(i);           // y, x, h, w
     const float yc = static_cast<float>(static_cast<double>(x[0]) / static_cast<double>(d.y_scale) *
-                                            static_cast<double>(an[2]) + static_cast<double>(an[0]));
+                                            static_cast<double>(an[2]) +
+                                        static_cast<double>(an[0]));
     const float xc = static_cast<float>(static_cast<double>(x[1]) / static_cast<double>(d.x_scale) *
-                                            static_cast<double>(an[3]) + static_cast<double>(an[1]));
+                                            static_cast<double>(an[3]) +
+                                        static_cast<double>(an[1]));
     const float hh = static_cast<float>(0.5 * std::exp(static_cast<double>(x[2]) / static_cast<double>(d.h_scale)) *
                                         static_cast<double>(an[2]));
     const float hw = static_cast<float>(0.5 * std::exp(static_cast<double>(x[3]) / static_cast<double>(d.w_scale)) *

@@ -26,10 +26,12 @@ StatusCode Prepare(KernelContext& ctx) {
                     TypeName(operand.type));
   }
   if (indices.type != TensorType::INT32 && indices.type != TensorType::INT64) {
-    return ctx.Fail(StatusCode::kUnsupported, "start indices type %s not supported (int32, int64)", TypeName(indices.type));
+    return ctx.Fail(StatusCode::kUnsupported, "start indices type %s not supported (int32, int64)",
+                    TypeName(indices.type));
   }
   if (indices.rank != 1 || indices.dims[0] != operand.rank) {
-    return ctx.Fail(StatusCode::kInvalidModel, "start indices must be 1-D with one value per operand dim (%d)", operand.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "start indices must be 1-D with one value per operand dim (%d)",
+                    operand.rank);
   }
   if (update.rank != operand.rank || operand.rank > kMaxDims) {
     return ctx.Fail(StatusCode::kInvalidModel, "update rank %d must equal operand rank %d (at most %d)", update.rank,

@@ -1,7 +1,7 @@
 // Unary float32 elementwise ops, exact with TFLM's reference kernels (same libm calls on the
 // host): CEIL, COS, EXP, FLOOR, LOG, NEG, ROUND (half to even, TFLM's RoundToNearest), SIN,
-// SQRT, SQUARE; and LOGICAL_NOT on bool (ABS and RSQRT, which also run quantized: abs_rsqrt.cc). One table-free switch per call,
-// a tight loop per op. O(elements).
+// SQRT, SQUARE; and LOGICAL_NOT on bool (ABS and RSQRT, which also run quantized: abs_rsqrt.cc). One table-free switch
+// per call, a tight loop per op. O(elements).
 #include <cmath>
 
 #include "runtime/kernels/kernel_util.h"
@@ -20,7 +20,8 @@ StatusCode PrepareUnary(KernelContext& ctx, TensorType type) {
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   RT_RETURN_IF_ERROR(RequireType(ctx, in, type, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, type, "output"));
-  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  if (in.bytes != out.bytes)
+    return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
   return StatusCode::kOk;
 }
 
@@ -32,7 +33,8 @@ StatusCode PrepareTypeAtInvoke(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireIo(ctx, &in, &out));
-  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  if (in.bytes != out.bytes)
+    return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
   return StatusCode::kOk;
 }
 StatusCode PrepareBool(KernelContext& ctx) { return PrepareUnary(ctx, TensorType::BOOL); }

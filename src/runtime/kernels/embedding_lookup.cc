@@ -38,7 +38,8 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   for (int32_t i = 1; i < table.rank; ++i) {
     if (out.dims[i] != table.dims[i]) {
-      return ctx.Fail(StatusCode::kInvalidModel, "output dim %d is %d, the table's is %d", i, out.dims[i], table.dims[i]);
+      return ctx.Fail(StatusCode::kInvalidModel, "output dim %d is %d, the table's is %d", i, out.dims[i],
+                      table.dims[i]);
     }
   }
   if (hybrid && table.zero_point != 0) return ctx.Fail(StatusCode::kInvalidModel, "int8 table needs zero point 0");
@@ -60,8 +61,8 @@ StatusCode Eval(KernelContext& ctx) {
   for (int32_t i = 0; i < ids.dims[0]; ++i) {
     const int32_t r = id[i];
     if (r < 0 || r >= rows) {
-      return ctx.Fail(StatusCode::kKernelError, "EMBEDDING_LOOKUP: index out of bounds. Got %d, and bounds are [0, %d]", r,
-                      rows - 1);
+      return ctx.Fail(StatusCode::kKernelError, "EMBEDDING_LOOKUP: index out of bounds. Got %d, and bounds are [0, %d]",
+                      r, rows - 1);
     }
     if (!hybrid) {
       std::memcpy(out.As<uint8_t>() + i * row_bytes, table.As<const uint8_t>() + r * row_bytes, row_bytes);

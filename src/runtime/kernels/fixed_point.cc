@@ -13,9 +13,9 @@ namespace {
 
 // exp(a) for a in [-1/4, 0), Q0.31 in and out: Taylor expansion around -1/8.
 int32_t ExpOnQuarterInterval(int32_t a) {
-  const int32_t constant_term = 1895147668;    // exp(-1/8)
+  const int32_t constant_term = 1895147668;  // exp(-1/8)
   const int32_t constant_1_over_3 = 715827883;
-  const int32_t x = FpAdd(a, 1 << 28);         // a + 1/8
+  const int32_t x = FpAdd(a, 1 << 28);  // a + 1/8
   const int32_t x2 = FpMul(x, x);
   const int32_t x3 = FpMul(x2, x);
   const int32_t x4 = FpMul(x2, x2);
@@ -83,13 +83,13 @@ int32_t FpLogXGreaterThanOrEqualTo1(int32_t x, int input_bits, int output_bits) 
   const int z_a_headroom_plus_1 = CountLeadingZeros32(static_cast<uint32_t>(x));
   const int32_t r_a_tmp = SaturatingShiftLeftParam(x, z_a_headroom_plus_1 - 1);
   const int32_t r_a_raw = SaturatingShiftLeftParam(FpMul(r_a_tmp, sqrt_half), 1);
-  const int32_t z_a_pow_2_adj =
-      SaturatingAdd(SaturatingShiftLeftParam(input_bits - z_a_headroom_plus_1, 31 - accum_bits), shifted_quarter);
+  const int32_t z_a_pow_2_adj = SaturatingAdd(
+      SaturatingShiftLeftParam(input_bits - z_a_headroom_plus_1, 31 - accum_bits), shifted_quarter);
   const int32_t z_b = FpMul(x, sqrt_half);
   const int z_b_headroom = CountLeadingZeros32(static_cast<uint32_t>(z_b)) - 1;
   const int32_t r_b_raw = SaturatingShiftLeftParam(x, z_b_headroom);
-  const int32_t z_b_pow_2_adj =
-      SaturatingSubtract(SaturatingShiftLeftParam(input_bits - z_b_headroom, 31 - accum_bits), shifted_quarter);
+  const int32_t z_b_pow_2_adj = SaturatingSubtract(SaturatingShiftLeftParam(input_bits - z_b_headroom, 31 - accum_bits),
+                                                   shifted_quarter);
   const int32_t r = r_a_raw < r_b_raw ? r_a_raw : r_b_raw;
   const int32_t z_pow_2_adj = z_a_pow_2_adj > z_b_pow_2_adj ? z_a_pow_2_adj : z_b_pow_2_adj;
   const int32_t p = FpRoundingHalfSum(r, sqrt_sqrt_half);
@@ -97,7 +97,8 @@ int32_t FpLogXGreaterThanOrEqualTo1(int32_t x, int input_bits, int output_bits) 
   q = FpAdd(q, q);
   const int32_t common_sq = FpMul(q, q);
   const int32_t num = FpAdd(FpMul(q, r), FpMul(FpMul(q, common_sq), alpha_n));
-  const int32_t denom_minus_one = FpAdd(FpMul(p, FpAdd(FpAdd(alpha_i, q), FpMul(alpha_d, common_sq))), FpMul(alpha_f, q));
+  const int32_t denom_minus_one = FpAdd(FpMul(p, FpAdd(FpAdd(alpha_i, q), FpMul(alpha_d, common_sq))),
+                                        FpMul(alpha_f, q));
   const int32_t recip_denom = FpOneOverOnePlusX(denom_minus_one);
   const int32_t num_scaled = FpRescale(num, 0, accum_bits);
   // Both products are Q(accum_bits); their sum is rescaled to the output format.

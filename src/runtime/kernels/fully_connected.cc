@@ -37,8 +37,9 @@ StatusCode Prepare(KernelContext& ctx) {
   d->batches = d->units > 0 ? static_cast<int32_t>(ElementCount(out) / d->units) : 0;
   if (d->units > Dim(f, -2) || (in.type == TensorType::FLOAT32 && d->units != Dim(f, -2)) ||
       static_cast<int64_t>(d->batches) * d->depth > ElementCount(in)) {
-    return ctx.Fail(StatusCode::kInvalidModel, "shapes do not match: weights [.., %d, %d], output units %d, input has %d elements",
-                    Dim(f, -2), d->depth, d->units, static_cast<int32_t>(ElementCount(in)));
+    return ctx.Fail(StatusCode::kInvalidModel,
+                    "shapes do not match: weights [.., %d, %d], output units %d, input has %d elements", Dim(f, -2),
+                    d->depth, d->units, static_cast<int32_t>(ElementCount(in)));
   }
   if (has_bias) {
     TensorType want = in.type == TensorType::FLOAT32 ? TensorType::FLOAT32 : TensorType::INT32;
@@ -50,7 +51,8 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   const auto* o = Options<tfl::FullyConnectedOptions>(ctx);
   if (o != nullptr && o->weights_format() != tfl::FullyConnectedOptionsWeightsFormat::DEFAULT) {
-    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported", static_cast<int>(o->weights_format()));
+    return ctx.Fail(StatusCode::kUnsupported, "shuffled weights format %d not supported",
+                    static_cast<int>(o->weights_format()));
   }
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   d->multipliers = nullptr;
@@ -120,7 +122,7 @@ void EvalQuantized(const FcData& d, const In* in, const int8_t* w, const Bias* b
       Acc acc = 0;
       for (int32_t i = 0; i < d.depth; ++i) {
         acc = WrappingAdd(acc, static_cast<Acc>((static_cast<int32_t>(k[i]) + filter_offset) *
-                                         (static_cast<int32_t>(x[i]) + d.input_offset)));
+                                                (static_cast<int32_t>(x[i]) + d.input_offset)));
       }
       if (bias != nullptr) acc = WrappingAdd(acc, static_cast<Acc>(LoadUnaligned<Bias>(bias, u)));
       const int32_t m = d.multipliers != nullptr ? d.multipliers[u] : d.multiplier;
@@ -143,10 +145,9 @@ StatusCode Eval(KernelContext& ctx) {
       EvalFloat(*d, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
       return StatusCode::kOk;
     case TensorType::INT8:
-      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, in.As<int8_t>(), f.As<int8_t>(),
-                                                      has_bias ? bias.As<int32_t>() : nullptr,
-                                                      d->multipliers != nullptr ? 0 : d->filter_offset,
-                                                      d->output_offset, out.As<int8_t>());
+      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(
+          *d, in.As<int8_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr,
+          d->multipliers != nullptr ? 0 : d->filter_offset, d->output_offset, out.As<int8_t>());
       return StatusCode::kOk;
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
@@ -154,12 +155,11 @@ StatusCode Eval(KernelContext& ctx) {
                                                           d->filter_offset, 0, out.As<int16_t>());
       } else {
         EvalQuantized<int16_t, int32_t, int32_t, int16_t>(*d, in.As<int16_t>(), f.As<int8_t>(),
-                                                          has_bias ? bias.As<int32_t>() : nullptr,
-                                                          d->filter_offset, 0, out.As<int16_t>());
+                                                          has_bias ? bias.As<int32_t>() : nullptr, d->filter_offset, 0,
+                                                          out.As<int16_t>());
       }
       return StatusCode::kOk;
-    default:
-      return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
+    default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   }
 }
 

@@ -55,7 +55,8 @@ StatusCode PrepareGather(KernelContext& ctx) {
   int32_t batch_dims = opts != nullptr ? opts->batch_dims() : 0;
   if (axis < 0) axis += params.rank;
   if (batch_dims < 0) batch_dims += indices.rank;
-  if (axis < 0 || axis >= params.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", params.rank);
+  if (axis < 0 || axis >= params.rank)
+    return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", params.rank);
   if (batch_dims < 0 || batch_dims > axis || batch_dims > indices.rank) {
     return ctx.Fail(StatusCode::kInvalidModel, "batch_dims %d invalid (axis %d, indices rank %d)", batch_dims, axis,
                     indices.rank);
@@ -114,7 +115,8 @@ StatusCode EvalGather(KernelContext& ctx) {
 StatusCode PrepareGatherNd(KernelContext& ctx) {
   TensorView params, indices, out;
   RT_RETURN_IF_ERROR(PrepareTensors(ctx, &params, &indices, &out));
-  if (indices.rank < 1 || params.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "params and indices need rank >= 1");
+  if (indices.rank < 1 || params.rank < 1)
+    return ctx.Fail(StatusCode::kInvalidModel, "params and indices need rank >= 1");
   const int32_t nd = indices.dims[indices.rank - 1];
   if (nd < 0 || nd > params.rank) {
     return ctx.Fail(StatusCode::kInvalidModel, "index depth %d exceeds params rank %d", nd, params.rank);
@@ -122,8 +124,8 @@ StatusCode PrepareGatherNd(KernelContext& ctx) {
   const int64_t n_slices = Product(indices.dims, 0, indices.rank - 1);
   const int64_t slice = Product(params.dims, nd, params.rank);
   if (n_slices * slice != ElementCount(out)) {
-    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d", static_cast<int>(ElementCount(out)),
-                    static_cast<int>(n_slices * slice));
+    return ctx.Fail(StatusCode::kInvalidModel, "output has %d elements, expected %d",
+                    static_cast<int>(ElementCount(out)), static_cast<int>(n_slices * slice));
   }
   return StatusCode::kOk;
 }

@@ -61,7 +61,8 @@ StatusCode Prepare(KernelContext& ctx) {
   HardSwishData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   if (in.type == TensorType::INT8 || in.type == TensorType::UINT8) {
-    if (!(in.scale > 0.0f) || !(out.scale > 0.0f)) return ctx.Fail(StatusCode::kInvalidModel, "scales must be positive");
+    if (!(in.scale > 0.0f) || !(out.scale > 0.0f))
+      return ctx.Fail(StatusCode::kInvalidModel, "scales must be positive");
     d->input_zero_point = in.zero_point;
     d->output_zero_point = out.zero_point;
     const float hires_input_scale = (1.0f / 128.0f) * in.scale;

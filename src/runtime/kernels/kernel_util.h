@@ -77,14 +77,14 @@ StatusCode SetOpData(KernelContext& ctx, const T& value) {
 
 // Defines Register_<OP>() returning the constant registration {"OP", prepare, eval[, reset]}.
 // Use outside the anonymous namespace, inside arenaplan::rt.
-#define RT_REGISTER_KERNEL(OP, ...)                                     \
-  const KernelRegistration* Register_##OP() {                           \
+#define RT_REGISTER_KERNEL(OP, ...)                                      \
+  const KernelRegistration* Register_##OP() {                            \
     static constexpr KernelRegistration kRegistration{#OP, __VA_ARGS__}; \
-    return &kRegistration;                                              \
+    return &kRegistration;                                               \
   }
 // The same for an op whose name is not its registration's (custom ops: "SignalFramer").
-#define RT_REGISTER_NAMED_KERNEL(FN, NAME, ...)                          \
-  const KernelRegistration* Register_##FN() {                           \
+#define RT_REGISTER_NAMED_KERNEL(FN, NAME, ...)                           \
+  const KernelRegistration* Register_##FN() {                             \
     static constexpr KernelRegistration kRegistration{NAME, __VA_ARGS__}; \
-    return &kRegistration;                                              \
+    return &kRegistration;                                                \
   }

@@ -2,9 +2,9 @@
 // FIXED_POINT=32 for int32, float), for SignalRfft and SignalIrfft: the same butterflies, twiddles
 // and rounding, so results are bit-exact. Radix-4, 2, 3 and 5 stages are implemented; a length
 // with another prime factor is refused (KissFactor), as TFLM cannot run it either: its KISS build
-// patches KISS_FFT_MALLOC to return null, and the generic butterfly writes through that pointer. Twiddle tables are filled by
-// the caller's Prepare (KissTwiddles); the transforms work in caller memory, never allocate.
-// Complex FFT O(n log n); the real-FFT split / merge O(n).
+// patches KISS_FFT_MALLOC to return null, and the generic butterfly writes through that pointer. Twiddle tables are
+// filled by the caller's Prepare (KissTwiddles); the transforms work in caller memory, never allocate. Complex FFT O(n
+// log n); the real-FFT split / merge O(n).
 #pragma once
 
 #include <cmath>
@@ -53,8 +53,12 @@ struct KissFixedMath {
   static S Round(P x) { return static_cast<S>(Wrap(x, P{1} << (kFracBits - 1), true) >> kFracBits); }
   static P Prod(S a, S b) { return static_cast<P>(a) * static_cast<P>(b); }
   static S Mul(S a, S b) { return Round(Prod(a, b)); }
-  static S Cos(double phase) { return static_cast<S>(std::floor(.5 + static_cast<double>(kSampMax) * std::cos(phase))); }
-  static S Sin(double phase) { return static_cast<S>(std::floor(.5 + static_cast<double>(kSampMax) * std::sin(phase))); }
+  static S Cos(double phase) {
+    return static_cast<S>(std::floor(.5 + static_cast<double>(kSampMax) * std::cos(phase)));
+  }
+  static S Sin(double phase) {
+    return static_cast<S>(std::floor(.5 + static_cast<double>(kSampMax) * std::sin(phase)));
+  }
   static KissCpx<S> CMul(KissCpx<S> a, KissCpx<S> b) {
     return {Round(Wrap(Prod(a.r, b.r), Prod(a.i, b.i), false)), Round(Wrap(Prod(a.r, b.i), Prod(a.i, b.r), true))};
   }

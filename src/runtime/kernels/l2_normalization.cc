@@ -19,7 +19,8 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.rank > 4 || in.rank < 1) return ctx.Fail(StatusCode::kUnsupported, "input rank %d not supported (1..4)", in.rank);
+  if (in.rank > 4 || in.rank < 1)
+    return ctx.Fail(StatusCode::kUnsupported, "input rank %d not supported (1..4)", in.rank);
   if (out.type != TensorType::FLOAT32 && out.type != TensorType::INT8) {
     return ctx.Fail(StatusCode::kUnsupported, "output type %s not supported (FLOAT32, INT8)", TypeName(out.type));
   }

@@ -50,8 +50,8 @@ StatusCode PrepareInt8(KernelContext& ctx, const TensorView& in, const TensorVie
   QuantizeMultiplierSmallerThanOneExp(reverse, &d->reverse_scaling_divisor, &reverse_shift);
   d->reverse_scaling_left_shift = reverse_shift;
   // CalculateInputRadius(5, left_shift).
-  const double radius = 1.0 * ((1 << kInputIntegerBits) - 1) *
-                        static_cast<double>(1LL << (31 - kInputIntegerBits)) / static_cast<double>(1LL << left_shift);
+  const double radius = 1.0 * ((1 << kInputIntegerBits) - 1) * static_cast<double>(1LL << (31 - kInputIntegerBits)) /
+                        static_cast<double>(1LL << left_shift);
   d->diff_min = -static_cast<int32_t>(std::floor(radius));
   ctx.set_op_data(d);
   return StatusCode::kOk;
@@ -90,8 +90,8 @@ void LogSoftmaxInt8(const LogSoftmaxData& d, const int8_t* x, int8_t* y, int64_t
     }
     const int32_t log_sum_q5 = FpLogXGreaterThanOrEqualTo1(sum_q12, kAccumulationIntegerBits, kInputIntegerBits);
     const int32_t shifted_log_sum = FpAdd(log_sum_q5, std::numeric_limits<int32_t>::min());
-    const int32_t reversed =
-        MultiplyByQuantizedMultiplier(shifted_log_sum, d.reverse_scaling_divisor, d.reverse_scaling_left_shift);
+    const int32_t reversed = MultiplyByQuantizedMultiplier(shifted_log_sum, d.reverse_scaling_divisor,
+                                                           d.reverse_scaling_left_shift);
     const int32_t adjusted_diff_min = d.diff_min - 1 > reversed ? d.diff_min - 1 : reversed;
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t diff = static_cast<int32_t>(x[c]) - max;

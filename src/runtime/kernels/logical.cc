@@ -31,9 +31,8 @@ StatusCode Eval(KernelContext& ctx) {
   const uint8_t* x = a.As<uint8_t>();
   const uint8_t* y = b.As<uint8_t>();
   uint8_t* z = out.As<uint8_t>();
-  ForEachBroadcast(bc, [&](int32_t o, int32_t i, int32_t j) {
-    z[o] = kAnd ? (x[i] != 0 && y[j] != 0) : (x[i] != 0 || y[j] != 0);
-  });
+  ForEachBroadcast(
+      bc, [&](int32_t o, int32_t i, int32_t j) { z[o] = kAnd ? (x[i] != 0 && y[j] != 0) : (x[i] != 0 || y[j] != 0); });
   return StatusCode::kOk;
 }
 

@@ -26,7 +26,7 @@ enum Gate : uint32_t { kGateInput = 0, kGateForget = 1, kGateCell = 2, kGateOutp
 
 // Input indices (TFLite's lstm_shared.h).
 constexpr uint32_t kInput = 0;
-constexpr uint32_t kInputToInputWeights = 1;      // 1..4: input, forget, cell, output
+constexpr uint32_t kInputToInputWeights = 1;  // 1..4: input, forget, cell, output
 constexpr uint32_t kInputToForgetWeights = kInputToInputWeights + kGateForget;
 constexpr uint32_t kRecurrentToInputWeights = 5;  // 5..8
 constexpr uint32_t kCellToInputWeights = 9;       // 9..11: peephole (input, forget, output)
@@ -36,7 +36,7 @@ constexpr uint32_t kProjectionWeights = 16;
 constexpr uint32_t kProjectionBias = 17;
 constexpr uint32_t kHiddenState = 18;
 constexpr uint32_t kCellState = 19;
-constexpr uint32_t kInputLayerNormWeights = 20;   // 20..23: layer-norm coefficients per gate
+constexpr uint32_t kInputLayerNormWeights = 20;  // 20..23: layer-norm coefficients per gate
 constexpr uint32_t kNumInputs = 24;
 constexpr uint32_t kLastWeights = kRecurrentToInputWeights + kGateOutput;  // weights: 1..8
 constexpr uint32_t kLastBias = kInputGateBias + kGateOutput;               // biases: 12..15
@@ -45,26 +45,22 @@ constexpr uint32_t kLastBias = kInputGateBias + kGateOutput;               // bi
 // int16 sigmoid and tanh, tanh(x) = 2 sigmoid(2x) - 1). The entries are not reproducible by
 // any simple rounding of the formula, so they are kept as data.
 constexpr uint16_t kSigmoidTable[256] = {
-    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
-    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
-    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
-    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
-    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
-    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
-    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
-    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
-    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
-    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
-    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
-    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
-    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
-    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
-    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
-    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
-    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
-    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
-    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
-    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535};
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794, 41432, 42064, 42688,
+    43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443, 48964, 49475, 49975, 50464, 50942, 51409,
+    51865, 52311, 52745, 53169, 53581, 53983, 54374, 54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433,
+    57724, 58007, 58280, 58544, 58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110,
+    61279, 61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990, 63090, 63186,
+    63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030, 64090, 64148, 64204, 64257, 64308,
+    64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652, 64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900,
+    64926, 64950, 64974, 64997, 65019, 65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208,
+    65221, 65234, 65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360, 65367,
+    65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433, 65438, 65442, 65445, 65449,
+    65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476, 65479, 65481, 65483, 65485, 65488, 65489, 65491,
+    65493, 65495, 65497, 65498, 65500, 65501, 65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513,
+    65514, 65515, 65516, 65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529, 65529, 65530, 65530,
+    65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532, 65532, 65532, 65532, 65533, 65533, 65533,
+    65533, 65533, 65533, 65533, 65533, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535};
 
 struct FcParams {
   int32_t input_offset;    // -input zero point
@@ -83,9 +79,9 @@ struct MulParams {
 struct LstmData {
   int32_t batch, time_steps, n_input, n_state;
   bool time_major;
-  TensorType act_type;       // FLOAT32, INT8 or INT16
-  bool cell_gate_sigmoid;    // cell gate activation: sigmoid instead of tanh
-  FcParams input_fc[4];      // by Gate
+  TensorType act_type;     // FLOAT32, INT8 or INT16
+  bool cell_gate_sigmoid;  // cell gate activation: sigmoid instead of tanh
+  FcParams input_fc[4];    // by Gate
   FcParams recurrent_fc[4];
   MulParams forget_cell_mul, input_mul, output_mul;
   int32_t cell_scale_power;  // cell state scale = 2^cell_scale_power
@@ -148,8 +144,8 @@ void TanhInt16(int32_t scale_power, const int16_t* in, int16_t* out, int32_t n) 
 // y[b][o] = clamp16(MBQM(sum_d (w[o][d] + w_off) * (x[b][d] + x_off) + bias[o])). int16
 // activations accumulate in 64 bits without input offset (TFLM's 16x8 reference FC).
 template <typename Act, typename Bias>
-void FullyConnectedInt(const FcParams& p, const Act* x, int32_t rows, int32_t depth, const int8_t* w,
-                       const Bias* bias, int32_t n_out, int16_t* y) {
+void FullyConnectedInt(const FcParams& p, const Act* x, int32_t rows, int32_t depth, const int8_t* w, const Bias* bias,
+                       int32_t n_out, int16_t* y) {
   for (int32_t b = 0; b < rows; ++b) {
     for (int32_t o = 0; o < n_out; ++o) {
       const int8_t* wr = w + static_cast<int64_t>(o) * depth;
@@ -157,9 +153,7 @@ void FullyConnectedInt(const FcParams& p, const Act* x, int32_t rows, int32_t de
       int32_t scaled;
       if constexpr (sizeof(Act) == 1) {
         int32_t acc = 0;
-        for (int32_t d = 0; d < depth; ++d) {
-          acc += (wr[d] + p.weights_offset) * (xr[d] + p.input_offset);
-        }
+        for (int32_t d = 0; d < depth; ++d) { acc += (wr[d] + p.weights_offset) * (xr[d] + p.input_offset); }
         if (bias != nullptr) acc += bias[o];
         scaled = MultiplyByQuantizedMultiplier(acc, p.multiplier, p.shift);
       } else {
@@ -195,8 +189,8 @@ void MulInt(const MulParams& p, const int16_t* a, const int16_t* b, int32_t n, O
 
 float ClampFloat(float v) { return v < -FLT_MAX ? -FLT_MAX : (v > FLT_MAX ? FLT_MAX : v); }
 
-void FullyConnectedFloat(const float* x, int32_t rows, int32_t depth, const float* w,
-                         const float* bias, int32_t n_out, float* y) {
+void FullyConnectedFloat(const float* x, int32_t rows, int32_t depth, const float* w, const float* bias, int32_t n_out,
+                         float* y) {
   for (int32_t b = 0; b < rows; ++b) {
     for (int32_t o = 0; o < n_out; ++o) {
       const float* wr = w + static_cast<int64_t>(o) * depth;
@@ -247,16 +241,16 @@ T* At(void* p, int64_t offset) {
 }
 
 template <typename Act, typename Bias>
-void GateInt(const LstmData& d, const Tensors& t, const StepPos& s, Gate g, bool sigmoid,
-             int16_t* gate, int16_t* scratch) {
+void GateInt(const LstmData& d, const Tensors& t, const StepPos& s, Gate g, bool sigmoid, int16_t* gate,
+             int16_t* scratch) {
   const Act* x = At<Act>(t.in[kInput], s.input_offset);
   const Act* h = At<Act>(t.in[kHiddenState], s.state_offset);
   const Bias* bias = static_cast<const Bias*>(t.in[kInputGateBias + g]);
-  FullyConnectedInt<Act, Bias>(d.input_fc[g], x, s.rows, d.n_input,
-                               At<int8_t>(t.in[kInputToInputWeights + g], 0), bias, d.n_state, gate);
+  FullyConnectedInt<Act, Bias>(d.input_fc[g], x, s.rows, d.n_input, At<int8_t>(t.in[kInputToInputWeights + g], 0), bias,
+                               d.n_state, gate);
   FullyConnectedInt<Act, Bias>(d.recurrent_fc[g], h, s.rows, d.n_state,
-                               At<int8_t>(t.in[kRecurrentToInputWeights + g], 0),
-                               static_cast<const Bias*>(nullptr), d.n_state, scratch);
+                               At<int8_t>(t.in[kRecurrentToInputWeights + g], 0), static_cast<const Bias*>(nullptr),
+                               d.n_state, scratch);
   const int32_t n = s.rows * d.n_state;
   AddSaturating(gate, scratch, n, gate);
   if (sigmoid) {
@@ -296,15 +290,14 @@ void StepInt(const LstmData& d, const Tensors& t, const StepPos& s, int16_t* con
   std::memcpy(At<Act>(t.out, s.output_offset), hidden, static_cast<size_t>(n) * sizeof(Act));
 }
 
-void GateFloat(const LstmData& d, const Tensors& t, const StepPos& s, Gate g, bool sigmoid,
-               float* gate, float* scratch) {
+void GateFloat(const LstmData& d, const Tensors& t, const StepPos& s, Gate g, bool sigmoid, float* gate,
+               float* scratch) {
   const float* x = At<float>(t.in[kInput], s.input_offset);
   const float* h = At<float>(t.in[kHiddenState], s.state_offset);
   const float* bias = static_cast<const float*>(t.in[kInputGateBias + g]);
-  FullyConnectedFloat(x, s.rows, d.n_input, At<float>(t.in[kInputToInputWeights + g], 0), bias,
-                      d.n_state, gate);
-  FullyConnectedFloat(h, s.rows, d.n_state, At<float>(t.in[kRecurrentToInputWeights + g], 0),
-                      nullptr, d.n_state, scratch);
+  FullyConnectedFloat(x, s.rows, d.n_input, At<float>(t.in[kInputToInputWeights + g], 0), bias, d.n_state, gate);
+  FullyConnectedFloat(h, s.rows, d.n_state, At<float>(t.in[kRecurrentToInputWeights + g], 0), nullptr, d.n_state,
+                      scratch);
   const int32_t n = s.rows * d.n_state;
   for (int32_t i = 0; i < n; ++i) gate[i] = gate[i] + scratch[i];
   if (sigmoid) {
@@ -385,10 +378,8 @@ void MakeFcParams(const TensorView& input, const TensorView& weights, float out_
   p->weights_offset = -weights.zero_point;
 }
 
-void MakeMulParams(float s1, float s2, float out_scale, TensorType out_type, int32_t out_zp,
-                   MulParams* p) {
-  const double effective = static_cast<double>(s1) * static_cast<double>(s2) /
-                           static_cast<double>(out_scale);
+void MakeMulParams(float s1, float s2, float out_scale, TensorType out_type, int32_t out_zp, MulParams* p) {
+  const double effective = static_cast<double>(s1) * static_cast<double>(s2) / static_cast<double>(out_scale);
   int shift = 0;
   QuantizeMultiplier(effective, &p->multiplier, &shift);
   p->shift = shift;
@@ -415,20 +406,27 @@ StatusCode Prepare(KernelContext& ctx) {
   TensorView v;
   // The basic LSTM: input, 8 weight matrices, 4 gate biases, the two states.
   const uint32_t required[] = {kInput,
-                               kInputToInputWeights + kGateInput, kInputToInputWeights + kGateForget,
-                               kInputToInputWeights + kGateCell, kInputToInputWeights + kGateOutput,
-                               kRecurrentToInputWeights + kGateInput, kRecurrentToInputWeights + kGateForget,
-                               kRecurrentToInputWeights + kGateCell, kRecurrentToInputWeights + kGateOutput,
-                               kInputGateBias + kGateInput, kInputGateBias + kGateForget,
-                               kInputGateBias + kGateCell, kInputGateBias + kGateOutput,
-                               kHiddenState, kCellState};
+                               kInputToInputWeights + kGateInput,
+                               kInputToInputWeights + kGateForget,
+                               kInputToInputWeights + kGateCell,
+                               kInputToInputWeights + kGateOutput,
+                               kRecurrentToInputWeights + kGateInput,
+                               kRecurrentToInputWeights + kGateForget,
+                               kRecurrentToInputWeights + kGateCell,
+                               kRecurrentToInputWeights + kGateOutput,
+                               kInputGateBias + kGateInput,
+                               kInputGateBias + kGateForget,
+                               kInputGateBias + kGateCell,
+                               kInputGateBias + kGateOutput,
+                               kHiddenState,
+                               kCellState};
   for (uint32_t i : required) {
     if (!ctx.GetInput(i, &v)) return ctx.Fail(StatusCode::kInvalidModel, "required input %u is missing", i);
   }
-  const uint32_t variants[] = {kCellToInputWeights, kCellToInputWeights + 1, kCellToInputWeights + 2,
-                               kProjectionWeights, kProjectionBias,
-                               kInputLayerNormWeights, kInputLayerNormWeights + 1, kInputLayerNormWeights + 2,
-                               kInputLayerNormWeights + 3};
+  const uint32_t variants[] = {
+      kCellToInputWeights,       kCellToInputWeights + 1, kCellToInputWeights + 2,    kProjectionWeights,
+      kProjectionBias,           kInputLayerNormWeights,  kInputLayerNormWeights + 1, kInputLayerNormWeights + 2,
+      kInputLayerNormWeights + 3};
   for (uint32_t i : variants) {
     if (ctx.GetInput(i, &v)) {
       return ctx.Fail(StatusCode::kUnsupported,
@@ -458,17 +456,22 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   TensorType want_w, want_b, want_cell;
   if (in.type == TensorType::FLOAT32) {
-    want_w = TensorType::FLOAT32; want_b = TensorType::FLOAT32; want_cell = TensorType::FLOAT32;
+    want_w = TensorType::FLOAT32;
+    want_b = TensorType::FLOAT32;
+    want_cell = TensorType::FLOAT32;
   } else if (in.type == TensorType::INT8) {
-    want_w = TensorType::INT8; want_b = TensorType::INT32; want_cell = TensorType::INT16;
+    want_w = TensorType::INT8;
+    want_b = TensorType::INT32;
+    want_cell = TensorType::INT16;
   } else if (in.type == TensorType::INT16) {
-    want_w = TensorType::INT8; want_b = TensorType::INT64; want_cell = TensorType::INT16;
+    want_w = TensorType::INT8;
+    want_b = TensorType::INT64;
+    want_cell = TensorType::INT16;
   } else {
     return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   if (wtype != want_w || btype != want_b || cell.type != want_cell) {
-    return ctx.Fail(StatusCode::kUnsupported,
-                    "weights %s / bias %s / cell state %s not supported for %s activations",
+    return ctx.Fail(StatusCode::kUnsupported, "weights %s / bias %s / cell state %s not supported for %s activations",
                     TypeName(wtype), TypeName(btype), TypeName(cell.type), TypeName(in.type));
   }
   const auto* opts = Options<tfl::UnidirectionalSequenceLSTMOptions>(ctx);
@@ -479,8 +482,8 @@ StatusCode Prepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kUnsupported, "cell gate activation %d not supported", static_cast<int>(act));
   }
   if (in.rank != 3 || hidden.rank != 2) {
-    return ctx.Fail(StatusCode::kInvalidModel, "input must be rank 3 (is %d), hidden state rank 2 (is %d)",
-                    in.rank, hidden.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "input must be rank 3 (is %d), hidden state rank 2 (is %d)", in.rank,
+                    hidden.rank);
   }
 
   void* mem = nullptr;
@@ -496,8 +499,8 @@ StatusCode Prepare(KernelContext& ctx) {
   d->cell_gate_sigmoid = false;
   d->cell_clip = opts->cell_clip();
   if (d->batch <= 0 || d->time_steps < 0 || d->n_input <= 0 || d->n_state <= 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)",
-                    d->batch, d->time_steps, d->n_input, d->n_state);
+    return ctx.Fail(StatusCode::kInvalidModel, "bad LSTM sizes (batch %d, time %d, input %d, state %d)", d->batch,
+                    d->time_steps, d->n_input, d->n_state);
   }
   for (uint32_t i = kInputToInputWeights; i <= kLastWeights; ++i) {
     ctx.GetInput(i, &v);
@@ -515,8 +518,8 @@ StatusCode Prepare(KernelContext& ctx) {
                     static_cast<int32_t>(states));
   }
   if (out.rank != 3 || out.dims[0] != in.dims[0] || out.dims[1] != in.dims[1] || out.dims[2] != d->n_state) {
-    return ctx.Fail(StatusCode::kInvalidModel, "output must have shape [%d, %d, %d]", in.dims[0],
-                    in.dims[1], d->n_state);
+    return ctx.Fail(StatusCode::kInvalidModel, "output must have shape [%d, %d, %d]", in.dims[0], in.dims[1],
+                    d->n_state);
   }
 
   if (in.type != TensorType::FLOAT32) {
@@ -541,8 +544,7 @@ StatusCode Prepare(KernelContext& ctx) {
     }
     MakeMulParams(gate_out_scale, cell.scale, cell.scale, TensorType::INT16, 0, &d->forget_cell_mul);
     MakeMulParams(gate_out_scale, gate_out_scale, cell.scale, TensorType::INT16, 0, &d->input_mul);
-    MakeMulParams(gate_out_scale, gate_out_scale, hidden.scale, hidden.type, hidden.zero_point,
-                  &d->output_mul);
+    MakeMulParams(gate_out_scale, gate_out_scale, hidden.scale, hidden.type, hidden.zero_point, &d->output_mul);
   }
   const uint32_t cell_bytes = in.type == TensorType::FLOAT32 ? 4u : 2u;
   if (states * cell_bytes > 0x7fffffff) return ctx.Fail(StatusCode::kInvalidModel, "state too large");
@@ -573,13 +575,13 @@ StatusCode Eval(KernelContext& ctx) {
     if (raw[i] == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer %d missing", i);
   }
   if (d->act_type == TensorType::FLOAT32) {
-    float* const buf[4] = {static_cast<float*>(raw[0]), static_cast<float*>(raw[1]),
-                           static_cast<float*>(raw[2]), static_cast<float*>(raw[3])};
+    float* const buf[4] = {static_cast<float*>(raw[0]), static_cast<float*>(raw[1]), static_cast<float*>(raw[2]),
+                           static_cast<float*>(raw[3])};
     ForEachStep(*d, [&](const StepPos& s) { StepFloat(*d, t, s, buf); });
     return StatusCode::kOk;
   }
-  int16_t* const buf[4] = {static_cast<int16_t*>(raw[0]), static_cast<int16_t*>(raw[1]),
-                           static_cast<int16_t*>(raw[2]), static_cast<int16_t*>(raw[3])};
+  int16_t* const buf[4] = {static_cast<int16_t*>(raw[0]), static_cast<int16_t*>(raw[1]), static_cast<int16_t*>(raw[2]),
+                           static_cast<int16_t*>(raw[3])};
   if (d->act_type == TensorType::INT8) {
     ForEachStep(*d, [&](const StepPos& s) { StepInt<int8_t, int32_t>(*d, t, s, buf); });
   } else {

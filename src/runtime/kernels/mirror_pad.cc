@@ -29,7 +29,8 @@ StatusCode Prepare(KernelContext& ctx) {
   if (paddings.type != TensorType::INT32 && paddings.type != TensorType::INT64) {
     return ctx.Fail(StatusCode::kUnsupported, "paddings type %s not supported (int32, int64)", TypeName(paddings.type));
   }
-  if (out.rank != in.rank || in.rank < 1) return ctx.Fail(StatusCode::kInvalidModel, "output rank must equal input rank");
+  if (out.rank != in.rank || in.rank < 1)
+    return ctx.Fail(StatusCode::kInvalidModel, "output rank must equal input rank");
   const auto* o = Options<tfl::MirrorPadOptions>(ctx);
   if (o == nullptr) return ctx.Fail(StatusCode::kInvalidModel, "MirrorPadOptions missing");
   MirrorPadData* d = nullptr;
@@ -69,7 +70,8 @@ StatusCode Eval(KernelContext& ctx) {
   const auto& d = *static_cast<const MirrorPadData*>(ctx.op_data());
   auto* out_strides = static_cast<int32_t*>(ctx.GetScratch(d.out_strides_scratch));
   auto* in_strides = static_cast<int32_t*>(ctx.GetScratch(d.in_strides_scratch));
-  if (out_strides == nullptr || in_strides == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffers missing");
+  if (out_strides == nullptr || in_strides == nullptr)
+    return ctx.Fail(StatusCode::kKernelError, "scratch buffers missing");
   const int32_t rank = in.rank;
   out_strides[rank - 1] = in_strides[rank - 1] = 1;
   for (int32_t i = rank - 2; i >= 0; --i) {

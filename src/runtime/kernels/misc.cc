@@ -10,9 +10,9 @@
 //   REVERSE_V2 (any type, any number of constant axes), FILL (constant dims, scalar value),
 //   ZEROS_LIKE.
 // O(output elements) each.
-#include <cstring>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "runtime/kernels/binary_util.h"
 #include "runtime/kernels/kernel_util.h"
@@ -33,10 +33,8 @@ bool CastType(TensorType t) {
     case TensorType::INT32:
     case TensorType::UINT32:
     case TensorType::INT64:
-    case TensorType::FLOAT32:
-      return true;
-    default:
-      return false;
+    case TensorType::FLOAT32: return true;
+    default: return false;
   }
 }
 
@@ -208,7 +206,6 @@ StatusCode EvalBinary(KernelContext& ctx) {
   return StatusCode::kOk;
 }
 
-
 // ---- PRELU ----------------------------------------------------------------------------------
 struct PreluData {
   Broadcast bc;
@@ -240,9 +237,9 @@ StatusCode PreparePrelu(KernelContext& ctx) {
     int s = 0;
     QuantizeMultiplier(static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->mult1, &s);
     d->shift1 = s;
-    QuantizeMultiplier(static_cast<double>(in.scale) * static_cast<double>(alpha.scale) /
-                           static_cast<double>(out.scale),
-                       &d->mult2, &s);
+    QuantizeMultiplier(
+        static_cast<double>(in.scale) * static_cast<double>(alpha.scale) / static_cast<double>(out.scale), &d->mult2,
+        &s);
     d->shift2 = s;
     d->in_offset = -in.zero_point;
     d->alpha_offset = -alpha.zero_point;
@@ -304,7 +301,8 @@ StatusCode PrepareReverse(KernelContext& ctx) {
   for (int64_t k = 0; k < ElementCount(axes); ++k) {
     int32_t a = axes.As<int32_t>()[k];
     if (a < 0) a += in.rank;
-    if (a < 0 || a >= in.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range", axes.As<int32_t>()[k]);
+    if (a < 0 || a >= in.rank)
+      return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range", axes.As<int32_t>()[k]);
   }
   return StatusCode::kOk;
 }

@@ -12,8 +12,7 @@ namespace {
 
 StatusCode Prepare(KernelContext& ctx) {
   return PrepareArithmetic<tfl::MulOptions, MulParams>(
-      ctx, /*clamp_int32=*/true,
-      [&ctx](const TensorView& a, const TensorView& b, const TensorView& out, MulParams* q) {
+      ctx, /*clamp_int32=*/true, [&ctx](const TensorView& a, const TensorView& b, const TensorView& out, MulParams* q) {
         if (out.type == TensorType::INT16 && (a.zero_point != 0 || b.zero_point != 0 || out.zero_point != 0)) {
           return ctx.Fail(StatusCode::kInvalidModel, "int16 MUL needs zero points 0");
         }

@@ -19,7 +19,7 @@ struct PadData {
   int32_t right[kDims];
   int32_t out_dims[kDims];
   uint32_t elem_size;
-  bool has_constant;      // PADV2 with a constant_values input (read in eval: it may be an activation)
+  bool has_constant;         // PADV2 with a constant_values input (read in eval: it may be an activation)
   uint8_t default_value[4];  // little-endian pad value when there is no constant_values input
 };
 
@@ -29,20 +29,21 @@ int64_t PaddingAt(const TensorView& p, int32_t i) {
 
 StatusCode Prepare(KernelContext& ctx) {
   if ((ctx.num_inputs() != 2 && ctx.num_inputs() != 3) || ctx.num_outputs() != 1) {
-    return ctx.Fail(StatusCode::kInvalidModel, "expected 2 or 3 inputs and 1 output, got %u and %u",
-                    ctx.num_inputs(), ctx.num_outputs());
+    return ctx.Fail(StatusCode::kInvalidModel, "expected 2 or 3 inputs and 1 output, got %u and %u", ctx.num_inputs(),
+                    ctx.num_outputs());
   }
   TensorView in, paddings, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, &paddings));
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));  // the type is checked in Eval, as TFLM does
   if (in.rank > kDims || in.rank != out.rank) {
-    return ctx.Fail(StatusCode::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)",
-                    in.rank, out.rank);
+    return ctx.Fail(StatusCode::kUnsupported, "input rank %d / output rank %d not supported (equal, <= 5)", in.rank,
+                    out.rank);
   }
   if (paddings.type != TensorType::INT32 && paddings.type != TensorType::INT64) {
     return ctx.Fail(StatusCode::kUnsupported, "paddings type %s not supported", TypeName(paddings.type));
   }
-  if (paddings.data == nullptr) return ctx.Fail(StatusCode::kUnsupported, "non-constant paddings tensor is not supported");
+  if (paddings.data == nullptr)
+    return ctx.Fail(StatusCode::kUnsupported, "non-constant paddings tensor is not supported");
   if (ElementCount(paddings) != 2 * static_cast<int64_t>(out.rank)) {
     return ctx.Fail(StatusCode::kInvalidModel, "paddings has %d elements, expected 2 x rank %d",
                     static_cast<int>(ElementCount(paddings)), out.rank);

@@ -43,8 +43,9 @@ StatusCode Prepare(KernelContext& ctx) {
   d->pad = ComputePadding2D(o->padding(), d->stride_h, d->stride_w, 1, 1, in.dims[1], in.dims[2], d->filter_h,
                             d->filter_w);
   const auto act = o->fused_activation_function();
-  const bool ok = in.type == TensorType::FLOAT32 ? CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)
-                                                 : CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max);
+  const bool ok = in.type == TensorType::FLOAT32
+                      ? CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)
+                      : CalculateActivationRangeQuantized(act, out, &d->act_min, &d->act_max);
   if (!ok) return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   ctx.set_op_data(d);
   return StatusCode::kOk;

@@ -22,9 +22,7 @@ struct QuantizeData {
   int32_t out_max;
 };
 
-bool IsQuantType(TensorType t) {
-  return t == TensorType::INT8 || t == TensorType::UINT8 || t == TensorType::INT16;
-}
+bool IsQuantType(TensorType t) { return t == TensorType::INT8 || t == TensorType::UINT8 || t == TensorType::INT16; }
 
 StatusCode PrepareQuantize(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 1, 1));
@@ -48,8 +46,8 @@ StatusCode PrepareQuantize(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(QuantizeData), &mem));
   auto* d = static_cast<QuantizeData*>(mem);
   int shift = 0;
-  QuantizeMultiplier(from_float ? 0.0 : static_cast<double>(in.scale) / static_cast<double>(out.scale),
-                     &d->multiplier, &shift);
+  QuantizeMultiplier(from_float ? 0.0 : static_cast<double>(in.scale) / static_cast<double>(out.scale), &d->multiplier,
+                     &shift);
   d->shift = shift;
   d->in_zero_point = in.zero_point;
   d->out_zero_point = out.zero_point;
@@ -58,9 +56,7 @@ StatusCode PrepareQuantize(KernelContext& ctx) {
   return StatusCode::kOk;
 }
 
-int32_t Clamp(int64_t v, int32_t lo, int32_t hi) {
-  return static_cast<int32_t>(v < lo ? lo : (v > hi ? hi : v));
-}
+int32_t Clamp(int64_t v, int32_t lo, int32_t hi) { return static_cast<int32_t>(v < lo ? lo : (v > hi ? hi : v)); }
 
 int32_t LoadInt(const TensorView& t, uint32_t i) {
   switch (t.type) {
@@ -98,7 +94,8 @@ StatusCode EvalQuantize(KernelContext& ctx) {
   }
   for (uint32_t i = 0; i < n; ++i) {
     // Wrapping subtraction, as TFLM's int32 arithmetic does on every target we know.
-    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(LoadInt(in, i)) - static_cast<uint32_t>(d->in_zero_point));
+    const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(LoadInt(in, i)) -
+                                           static_cast<uint32_t>(d->in_zero_point));
     const int32_t v = MultiplyByQuantizedMultiplier(x, d->multiplier, d->shift);
     StoreInt(out, i, Clamp(static_cast<int64_t>(v) + d->out_zero_point, d->out_min, d->out_max));
   }
@@ -114,9 +111,7 @@ StatusCode PrepareDequantize(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kUnsupported, "input type %s not supported", TypeName(in.type));
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::FLOAT32, "output"));
-  if (in.num_channels != 1) {
-    return ctx.Fail(StatusCode::kUnsupported, "only per-tensor quantization is supported");
-  }
+  if (in.num_channels != 1) { return ctx.Fail(StatusCode::kUnsupported, "only per-tensor quantization is supported"); }
   if (in.bytes / TypeSize(in.type) != out.bytes / 4) {
     return ctx.Fail(StatusCode::kInvalidModel, "input and output element counts differ");
   }

@@ -12,9 +12,9 @@ namespace arenaplan::rt {
 
 template <typename S>
 struct RealFft {
-  KissFft<S> fft;               // complex FFT of fft_length / 2
-  KissCpx<S>* super_twiddles;   // fft_length / 4
-  KissCpx<S>* tmpbuf;           // fft_length / 2
+  KissFft<S> fft;              // complex FFT of fft_length / 2
+  KissCpx<S>* super_twiddles;  // fft_length / 4
+  KissCpx<S>* tmpbuf;          // fft_length / 2
 };
 
 // One input, one output, options T (int16, int32 or float32: the type of both) and fft_length

@@ -39,7 +39,7 @@ struct ReduceData {
   int32_t multiplier, shift;
   int32_t input_zp, output_zp;
   int32_t num_axis;
-  int32_t sum_scratch;    // -1 when not requested
+  int32_t sum_scratch;  // -1 when not requested
   int32_t index_scratch;
   int32_t axis_scratch;
 };
@@ -71,7 +71,8 @@ StatusCode PrepareKind(KernelContext& ctx, ReduceKind kind) {
     bool reduced = false;
     for (int32_t k = 0; k < num_axis; ++k) {
       const int32_t a = axes[k] < 0 ? axes[k] + in.rank : axes[k];
-      if (a < 0 || a >= in.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range for rank %d", axes[k], in.rank);
+      if (a < 0 || a >= in.rank)
+        return ctx.Fail(StatusCode::kInvalidModel, "axis %d out of range for rank %d", axes[k], in.rank);
       reduced = reduced || a == i;
     }
     if (!reduced) expected *= in.dims[i];
@@ -206,7 +207,9 @@ void ReduceMinMax(ReduceKind kind, const TensorView& in, const TensorView& out, 
 StatusCode CheckEvalTypes(KernelContext& ctx, const ReduceData& d, const TensorView& in) {
   const TensorType t = in.type;
   if (d.kind == ReduceKind::kAll) {
-    return t == TensorType::BOOL ? StatusCode::kOk : ctx.Fail(StatusCode::kUnsupported, "REDUCE_ALL supports bool only, got %s", TypeName(t));
+    return t == TensorType::BOOL
+               ? StatusCode::kOk
+               : ctx.Fail(StatusCode::kUnsupported, "REDUCE_ALL supports bool only, got %s", TypeName(t));
   }
   if (IsMinMax(d.kind)) {
     if (t != TensorType::FLOAT32 && t != TensorType::INT8) {
@@ -218,8 +221,9 @@ StatusCode CheckEvalTypes(KernelContext& ctx, const ReduceData& d, const TensorV
     return StatusCode::kOk;
   }
   if (t != TensorType::FLOAT32 && t != TensorType::INT8 && t != TensorType::INT16) {
-    return ctx.Fail(StatusCode::kUnsupported, d.kind == ReduceKind::kSum ? "Only float32, int8, and int16 types are supported."
-                                                                     : "Currently, only float32, int8 or int16 input type is supported.");
+    return ctx.Fail(StatusCode::kUnsupported, d.kind == ReduceKind::kSum
+                                                  ? "Only float32, int8, and int16 types are supported."
+                                                  : "Currently, only float32, int8 or int16 input type is supported.");
   }
   return StatusCode::kOk;
 }
@@ -257,7 +261,8 @@ StatusCode Eval(KernelContext& ctx) {
     return StatusCode::kOk;
   }
   if (d.kind == ReduceKind::kAll) {
-    ReduceGeneric<uint8_t>(in, out, axes, num_axes, index, 1, [](uint8_t c, uint8_t v) -> uint8_t { return c != 0 && v != 0; });
+    ReduceGeneric<uint8_t>(in, out, axes, num_axes, index, 1,
+                           [](uint8_t c, uint8_t v) -> uint8_t { return c != 0 && v != 0; });
     return StatusCode::kOk;
   }
   if (in.type == TensorType::FLOAT32) {

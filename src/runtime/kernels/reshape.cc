@@ -10,15 +10,15 @@ namespace {
 
 StatusCode Prepare(KernelContext& ctx) {
   if (ctx.num_inputs() < 1 || ctx.num_inputs() > 2 || ctx.num_outputs() != 1) {
-    return ctx.Fail(StatusCode::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u",
-                    ctx.num_inputs(), ctx.num_outputs());
+    return ctx.Fail(StatusCode::kInvalidModel, "expected 1 or 2 inputs and 1 output, got %u and %u", ctx.num_inputs(),
+                    ctx.num_outputs());
   }
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
   if (in.type != out.type) {
-    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s",
-                    TypeName(in.type), TypeName(out.type));
+    return ctx.Fail(StatusCode::kInvalidModel, "input type %s differs from output type %s", TypeName(in.type),
+                    TypeName(out.type));
   }
   if (in.bytes != out.bytes) {
     return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);

@@ -82,7 +82,8 @@ void ResizeFloat(const ResizeBilinearData& d, const TensorView& in, const Tensor
   }
 }
 
-void IntCoordinate(int32_t value, int32_t scale_10, bool half, int32_t size, int32_t* scaled, int32_t* lo, int32_t* hi) {
+void IntCoordinate(int32_t value, int32_t scale_10, bool half, int32_t size, int32_t* scaled, int32_t* lo,
+                   int32_t* hi) {
   *scaled = half ? value * scale_10 + scale_10 / 2 - (1 << 9) : value * scale_10;
   const int32_t l = *scaled / (1 << 10), h = (*scaled + (1 << 10) - 1) / (1 << 10);
   *lo = l > 0 ? l : 0;
@@ -106,8 +107,10 @@ void ResizeInt8(const ResizeBilinearData& d, const TensorView& in, const TensorV
         IntCoordinate(ox, ws, d.half_pixel_centers, iw, &sx, &x0, &x1);
         const int64_t wx1 = sx - (1 << 10) * x0, wx0 = (1 << 10) - wx1;
         for (int32_t c = 0; c < depth; ++c) {
-          const int64_t v = x[Offset4(in.dims, b, y0, x0, c)] * wy0 * wx0 + x[Offset4(in.dims, b, y1, x0, c)] * wy1 * wx0 +
-                            x[Offset4(in.dims, b, y0, x1, c)] * wy0 * wx1 + x[Offset4(in.dims, b, y1, x1, c)] * wy1 * wx1;
+          const int64_t v = x[Offset4(in.dims, b, y0, x0, c)] * wy0 * wx0 +
+                            x[Offset4(in.dims, b, y1, x0, c)] * wy1 * wx0 +
+                            x[Offset4(in.dims, b, y0, x1, c)] * wy0 * wx1 +
+                            x[Offset4(in.dims, b, y1, x1, c)] * wy1 * wx1;
           const int64_t round = v > 0 ? (1 << 19) : -(1 << 19);
           y[Offset4(out.dims, b, oy, ox, c)] = static_cast<int8_t>((v + round) / (1 << 20));
         }

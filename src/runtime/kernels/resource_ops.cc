@@ -18,7 +18,8 @@ StatusCode VarHandlePrepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireCounts(ctx, 0, 1));
   TensorView out;
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (out.bytes != 4) return ctx.Fail(StatusCode::kInvalidModel, "resource output must be one 4-byte id (%u bytes)", out.bytes);
+  if (out.bytes != 4)
+    return ctx.Fail(StatusCode::kInvalidModel, "resource output must be one 4-byte id (%u bytes)", out.bytes);
   const auto* o = Options<tfl::VarHandleOptions>(ctx);
   // TFLM: a missing container matches any container; a missing shared name is the empty name.
   const char* container = (o != nullptr && o->container() != nullptr) ? o->container()->c_str() : nullptr;
@@ -57,7 +58,8 @@ StatusCode Variable(KernelContext& ctx, const TensorView& handle, uint32_t bytes
   if (*data == nullptr) {
     return ctx.Fail(StatusCode::kBadState, "resource variable %d was never allocated by an ASSIGN_VARIABLE", id);
   }
-  if (have != bytes) return ctx.Fail(StatusCode::kInvalidModel, "resource variable %d holds %u bytes, tensor has %u", id, have, bytes);
+  if (have != bytes)
+    return ctx.Fail(StatusCode::kInvalidModel, "resource variable %d holds %u bytes, tensor has %u", id, have, bytes);
   return StatusCode::kOk;
 }
 

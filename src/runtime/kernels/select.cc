@@ -48,7 +48,8 @@ StatusCode Prepare(KernelContext& ctx) {
   SelectData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   // One-element operands (TFLM's "mixed scalar" case) and equal shapes select elementwise.
-  const bool scalars = ElementCount(cond) == 1 && ElementCount(x) == 1 && ElementCount(y) == 1 && ElementCount(out) == 1;
+  const bool scalars = ElementCount(cond) == 1 && ElementCount(x) == 1 && ElementCount(y) == 1 &&
+                       ElementCount(out) == 1;
   for (int32_t a = 0; a < kMaxDims; ++a) {
     const int32_t i = a - (kMaxDims - out.rank);
     d->dims[a] = scalars ? 1 : (i >= 0 ? out.dims[i] : 1);

@@ -25,7 +25,8 @@ StatusCode PrepareSameData(KernelContext& ctx) {
   }
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireSameTypeIo(ctx, &in, &out));
-  if (in.bytes != out.bytes) return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
+  if (in.bytes != out.bytes)
+    return ctx.Fail(StatusCode::kInvalidModel, "input has %u bytes, output %u", in.bytes, out.bytes);
   return StatusCode::kOk;
 }
 
@@ -113,7 +114,7 @@ StatusCode AllocPieces(KernelContext& ctx, Pieces** p) {
 // ---- PACK / UNPACK --------------------------------------------------------------------------
 // `whole` has rank r + 1; every piece has `whole`'s dims without `axis`.
 StatusCode CheckStackShapes(KernelContext& ctx, const TensorView& whole, const TensorView& piece, int32_t axis,
-                        uint32_t k) {
+                            uint32_t k) {
   if (piece.type != whole.type) {
     return ctx.Fail(StatusCode::kInvalidModel, "tensor %u has type %s, expected %s", k, TypeName(piece.type),
                     TypeName(whole.type));
@@ -137,7 +138,8 @@ StatusCode PrepareStack(KernelContext& ctx) {
   }
   TensorView whole;
   RT_RETURN_IF_ERROR(pack ? RequireOutput(ctx, 0, &whole) : RequireInput(ctx, 0, &whole));
-  if (TypeSize(whole.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(whole.type));
+  if (TypeSize(whole.type) == 0)
+    return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(whole.type));
   int32_t axis = 0;
   if (pack) {
     const auto* o = Options<tfl::PackOptions>(ctx);
@@ -147,7 +149,8 @@ StatusCode PrepareStack(KernelContext& ctx) {
     axis = o != nullptr ? o->axis() : 0;
   }
   if (axis < 0) axis += whole.rank;
-  if (axis < 0 || axis >= whole.rank) return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", whole.rank);
+  if (axis < 0 || axis >= whole.rank)
+    return ctx.Fail(StatusCode::kInvalidModel, "axis out of range for rank %d", whole.rank);
   if (whole.dims[axis] != static_cast<int32_t>(n)) {
     return ctx.Fail(StatusCode::kInvalidModel, "axis %d has %d entries for %u pieces", axis, whole.dims[axis], n);
   }
@@ -179,7 +182,6 @@ StatusCode EvalStack(KernelContext& ctx) {
   return StatusCode::kOk;
 }
 
-
 // ---- SPLIT / SPLIT_V ------------------------------------------------------------------------
 StatusCode PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t axis_index) {
   TensorView in, axis_t;
@@ -188,7 +190,8 @@ StatusCode PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t
   int64_t axis = 0;
   RT_RETURN_IF_ERROR(ReadConstantAxis(ctx, axis_t, in.rank, &axis));
   const uint32_t n = ctx.num_outputs();
-  if (n < 1 || n > kMaxPieces) return ctx.Fail(StatusCode::kUnsupported, "%u outputs not supported (1..%u)", n, kMaxPieces);
+  if (n < 1 || n > kMaxPieces)
+    return ctx.Fail(StatusCode::kUnsupported, "%u outputs not supported (1..%u)", n, kMaxPieces);
   if (TypeSize(in.type) == 0) return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));
   Pieces* p = nullptr;
   RT_RETURN_IF_ERROR(AllocPieces(ctx, &p));
@@ -211,8 +214,8 @@ StatusCode PrepareSplitCommon(KernelContext& ctx, uint32_t input_index, uint32_t
     sum += o.dims[ax];
   }
   if (sum != in.dims[ax]) {
-    return ctx.Fail(StatusCode::kInvalidModel, "outputs sum to %d along axis %d, input has %d", static_cast<int>(sum), ax,
-                    in.dims[ax]);
+    return ctx.Fail(StatusCode::kInvalidModel, "outputs sum to %d along axis %d, input has %d", static_cast<int>(sum),
+                    ax, in.dims[ax]);
   }
   return StatusCode::kOk;
 }

@@ -28,8 +28,8 @@ StatusCode Prepare(KernelContext& ctx) {
   // TFLM does not check; we refuse indices outside the spectrum instead of reading past it.
   if (d->start_index < 0 || d->end_index < d->start_index || d->end_index > in.dims[0] / 2 ||
       d->end_index > out.dims[0]) {
-    return ctx.Fail(StatusCode::kInvalidModel, "energy range [%d, %d) outside spectrum of %d bins",
-                    d->start_index, d->end_index, in.dims[0] / 2);
+    return ctx.Fail(StatusCode::kInvalidModel, "energy range [%d, %d) outside spectrum of %d bins", d->start_index,
+                    d->end_index, in.dims[0] / 2);
   }
   ctx.set_op_data(d);
   return StatusCode::kOk;

@@ -54,8 +54,8 @@ StatusCode AutoScaleEval(KernelContext& ctx) {
       max = static_cast<int16_t>(-v);  // -(-32768) wraps to -32768, as in TFLM
     }
   }
-  int32_t scale_bits = 16 - static_cast<int32_t>(MostSignificantBit32(static_cast<uint32_t>(
-                                static_cast<int32_t>(max)))) - 1;
+  int32_t scale_bits = 16 -
+                       static_cast<int32_t>(MostSignificantBit32(static_cast<uint32_t>(static_cast<int32_t>(max)))) - 1;
   if (scale_bits < 0) scale_bits = 0;
   for (int32_t i = 0; i < n; ++i) y[i] = static_cast<int16_t>(x[i] * (1 << scale_bits));
   *bits.As<int32_t>() = scale_bits;
@@ -86,8 +86,8 @@ StatusCode RfftPrepareTyped(KernelContext& ctx, const TensorView& in, const Tens
                     d->input_length, fft_length, d->output_length);
   }
   RT_RETURN_IF_ERROR(PrepareRealFft(ctx, fft_length, false, &d->real));
-  RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(fft_length) * static_cast<uint32_t>(sizeof(S)),
-                                        &d->scratch_index));
+  RT_RETURN_IF_ERROR(
+      ctx.RequestScratch(static_cast<uint32_t>(fft_length) * static_cast<uint32_t>(sizeof(S)), &d->scratch_index));
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }

@@ -45,8 +45,8 @@ StatusCode Prepare(KernelContext& ctx) {
   d->prefill = prefill != 0;
   const int32_t inner = in.dims[in.rank - 1];
   if (d->frame_step <= 0 || d->frame_size < d->frame_step || inner < d->frame_step || inner % d->frame_step != 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "frame_size %d, frame_step %d and input length %d do not fit", d->frame_size,
-                    d->frame_step, inner);
+    return ctx.Fail(StatusCode::kInvalidModel, "frame_size %d, frame_step %d and input length %d do not fit",
+                    d->frame_size, d->frame_step, inner);
   }
   d->rows = static_cast<int32_t>(ElementCount(in) / inner);
   d->frames = inner / d->frame_step;

@@ -37,7 +37,8 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   RT_RETURN_IF_ERROR(RequireType(ctx, in, t, "input"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, t, "output"));
-  if (in.rank < 2 || in.rank != out.rank + 1) return ctx.Fail(StatusCode::kInvalidModel, "input rank must be output rank + 1");
+  if (in.rank < 2 || in.rank != out.rank + 1)
+    return ctx.Fail(StatusCode::kInvalidModel, "input rank must be output rank + 1");
   OverlapAddData* d = nullptr;
   RT_RETURN_IF_ERROR(AllocateOpData(ctx, &d));
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "frame_step", &d->frame_step));
@@ -45,7 +46,8 @@ StatusCode Prepare(KernelContext& ctx) {
   d->frames = in.dims[in.rank - 2];
   d->elem_size = TypeSize(t);
   if (d->frame_step <= 0 || d->frame_step > d->frame_size || d->frames <= 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "frame_step %d must be in [1, frame size %d]", d->frame_step, d->frame_size);
+    return ctx.Fail(StatusCode::kInvalidModel, "frame_step %d must be in [1, frame size %d]", d->frame_step,
+                    d->frame_size);
   }
   d->rows = static_cast<int32_t>(ElementCount(in) / (static_cast<int64_t>(d->frame_size) * d->frames));
   if (ElementCount(out) != static_cast<int64_t>(d->rows) * d->frames * d->frame_step) {

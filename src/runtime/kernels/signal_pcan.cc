@@ -20,8 +20,8 @@ int16_t WideDynamicFunction(uint32_t x, const int16_t* lut) {
   if (x <= 2) return lut[x];
   const int16_t interval = static_cast<int16_t>(MostSignificantBit32(x));
   lut += 4 * interval - 6;
-  const int16_t frac = static_cast<int16_t>(
-      ((interval < 11) ? (x << (11 - interval)) : (x >> (interval - 11))) & 0x3FF);
+  const int16_t frac = static_cast<int16_t>(((interval < 11) ? (x << (11 - interval)) : (x >> (interval - 11))) &
+                                            0x3FF);
   int32_t result = (static_cast<int32_t>(lut[2]) * frac) >> 5;
   result += static_cast<int32_t>(static_cast<uint32_t>(lut[1]) << 5);
   result = static_cast<int32_t>(static_cast<uint32_t>(result) * static_cast<uint32_t>(frac));
@@ -63,7 +63,8 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(PcanData), &mem));
   auto* d = static_cast<PcanData*>(mem);
   RT_RETURN_IF_ERROR(SignalOptionInt(ctx, "snr_shift", &d->snr_shift));
-  if (d->snr_shift < 0 || d->snr_shift > 63) return ctx.Fail(StatusCode::kInvalidModel, "snr_shift %d out of range", d->snr_shift);
+  if (d->snr_shift < 0 || d->snr_shift > 63)
+    return ctx.Fail(StatusCode::kInvalidModel, "snr_shift %d out of range", d->snr_shift);
   d->num_channels = in.dims[0];
   ctx.set_op_data(d);
   return StatusCode::kOk;

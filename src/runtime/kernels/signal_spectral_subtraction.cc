@@ -85,16 +85,16 @@ StatusCode Eval(KernelContext& ctx) {
     const uint32_t smoothing = odd ? d->alternate_smoothing : d->smoothing;
     const uint32_t one_minus = odd ? d->alternate_one_minus_smoothing : d->one_minus_smoothing;
     const uint32_t signal_up = x[i] << d->smoothing_bits;
-    est[i] = static_cast<uint32_t>((static_cast<uint64_t>(signal_up) * smoothing +
-                                    static_cast<uint64_t>(est[i]) * one_minus) >>
-                                   d->spectral_subtraction_bits);
+    est[i] = static_cast<uint32_t>(
+        (static_cast<uint64_t>(signal_up) * smoothing + static_cast<uint64_t>(est[i]) * one_minus) >>
+        d->spectral_subtraction_bits);
     uint32_t estimate_up = est[i];
     if (estimate_up > signal_up) {
       estimate_up = signal_up;
       if (d->clamping) est[i] = estimate_up;
     }
-    const uint32_t floor = static_cast<uint32_t>(
-        (static_cast<uint64_t>(x[i]) * d->min_signal_remaining) >> d->spectral_subtraction_bits);
+    const uint32_t floor = static_cast<uint32_t>((static_cast<uint64_t>(x[i]) * d->min_signal_remaining) >>
+                                                 d->spectral_subtraction_bits);
     const uint32_t subtracted = (signal_up - estimate_up) >> d->smoothing_bits;
     y[i] = subtracted > floor ? subtracted : floor;
   }
@@ -115,8 +115,6 @@ const KernelRegistration kSpectralSubtraction{"SignalFilterBankSpectralSubtracti
 
 }  // namespace
 
-const KernelRegistration* Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION() {
-  return &kSpectralSubtraction;
-}
+const KernelRegistration* Register_SIGNAL_FILTER_BANK_SPECTRAL_SUBTRACTION() { return &kSpectralSubtraction; }
 
 }  // namespace arenaplan::rt

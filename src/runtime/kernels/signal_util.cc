@@ -48,8 +48,8 @@ bool FlexParseMap(const uint8_t* buf, size_t size, FlexMap* out) {
   const uint32_t w = 1u << (packed & 3u);
   if (data < 3u * w) return false;
   uint64_t keys_off = 0, key_width = 0, count = 0;
-  if (!ReadUInt(buf, size, data - 3 * w, w, &keys_off) ||
-      !ReadUInt(buf, size, data - 2 * w, w, &key_width) || !ReadUInt(buf, size, data - w, w, &count)) {
+  if (!ReadUInt(buf, size, data - 3 * w, w, &keys_off) || !ReadUInt(buf, size, data - 2 * w, w, &key_width) ||
+      !ReadUInt(buf, size, data - w, w, &count)) {
     return false;
   }
   size_t keys = 0;
@@ -78,8 +78,7 @@ bool FindValue(const FlexMap& m, const char* key, size_t* vpos, uint8_t* packed,
     uint64_t koff = 0;
     size_t str = 0;
     if (!ReadUInt(m.buf, m.size, kpos, m.key_width, &koff) || !Back(kpos, koff, &str)) return false;
-    if (str + key_len >= m.size || std::memcmp(m.buf + str, key, key_len) != 0 ||
-        m.buf[str + key_len] != 0) {
+    if (str + key_len >= m.size || std::memcmp(m.buf + str, key, key_len) != 0 || m.buf[str + key_len] != 0) {
       continue;
     }
     *vpos = m.values + static_cast<size_t>(i) * m.width;

@@ -17,10 +17,10 @@ namespace arenaplan::rt {
 struct FlexMap {
   const uint8_t* buf = nullptr;
   size_t size = 0;
-  size_t values = 0;      // offset of value 0
-  uint32_t width = 0;     // byte width of the values
-  uint32_t count = 0;     // number of entries
-  size_t keys = 0;        // offset of key offset 0
+  size_t values = 0;   // offset of value 0
+  uint32_t width = 0;  // byte width of the values
+  uint32_t count = 0;  // number of entries
+  size_t keys = 0;     // offset of key offset 0
   uint32_t key_width = 0;
 };
 

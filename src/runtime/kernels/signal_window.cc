@@ -24,8 +24,8 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(RequireType(ctx, w, TensorType::INT16, "weights"));
   RT_RETURN_IF_ERROR(RequireType(ctx, out, TensorType::INT16, "output"));
   if (in.rank < 1 || w.rank != 1 || in.rank != out.rank) {
-    return ctx.Fail(StatusCode::kInvalidModel, "input rank %d / weights rank %d / output rank %d invalid",
-                    in.rank, w.rank, out.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "input rank %d / weights rank %d / output rank %d invalid", in.rank,
+                    w.rank, out.rank);
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(WindowData), &mem));
@@ -34,10 +34,9 @@ StatusCode Prepare(KernelContext& ctx) {
   if (d->shift < 0 || d->shift > 31) return ctx.Fail(StatusCode::kInvalidModel, "shift %d out of range", d->shift);
   d->input_size = static_cast<int32_t>(ElementCount(in));
   d->weight_size = w.dims[0];
-  if (d->weight_size <= 0 || d->input_size % d->weight_size != 0 ||
-      ElementCount(out) != d->input_size) {
-    return ctx.Fail(StatusCode::kInvalidModel, "input of %d elements is not whole frames of %d weights",
-                    d->input_size, d->weight_size);
+  if (d->weight_size <= 0 || d->input_size % d->weight_size != 0 || ElementCount(out) != d->input_size) {
+    return ctx.Fail(StatusCode::kInvalidModel, "input of %d elements is not whole frames of %d weights", d->input_size,
+                    d->weight_size);
   }
   ctx.set_op_data(d);
   return StatusCode::kOk;

@@ -30,7 +30,8 @@ StatusCode Prepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel, "begin and size must be 1-D with equal lengths");
   }
   if (in.rank > kMaxDims) return ctx.Fail(StatusCode::kUnsupported, "Slice op only supports 1D-5D input arrays.");
-  if (begin.dims[0] != in.rank) return ctx.Fail(StatusCode::kInvalidModel, "begin must hold one value per input dim (%d)", in.rank);
+  if (begin.dims[0] != in.rank)
+    return ctx.Fail(StatusCode::kInvalidModel, "begin must hold one value per input dim (%d)", in.rank);
   return StatusCode::kOk;
 }
 
@@ -79,7 +80,8 @@ StatusCode Eval(KernelContext& ctx) {
     for (int32_t i1 = start[1]; i1 < stop[1]; ++i1) {
       for (int32_t i2 = start[2]; i2 < stop[2]; ++i2) {
         for (int32_t i3 = start[3]; i3 < stop[3]; ++i3) {
-          const size_t off = ((((static_cast<size_t>(i0) * dims[1] + i1) * dims[2] + i2) * dims[3] + i3) * dims[4] + start[4]);
+          const size_t off = ((((static_cast<size_t>(i0) * dims[1] + i1) * dims[2] + i2) * dims[3] + i3) * dims[4] +
+                              start[4]);
           std::memcpy(dst, src + off * esize, run);
           dst += run;
         }

@@ -43,9 +43,9 @@ inline int32_t RoundingHalfSum(int32_t a, int32_t b) {
 
 // exp(a) for a in [-1/4, 0), Q0.31 in and out: Taylor expansion around -1/8.
 int32_t ExpOnIntervalNegQuarterTo0(int32_t a) {
-  const int32_t constant_term = 1895147668;      // exp(-1/8)
-  const int32_t constant_1_over_3 = 715827883;   // 1/3
-  const int32_t x = Add(a, 1 << 28);             // a + 1/8
+  const int32_t constant_term = 1895147668;     // exp(-1/8)
+  const int32_t constant_1_over_3 = 715827883;  // 1/3
+  const int32_t x = Add(a, 1 << 28);            // a + 1/8
   const int32_t x2 = Mul(x, x);
   const int32_t x3 = Mul(x2, x);
   const int32_t x4 = Mul(x2, x2);
@@ -60,7 +60,8 @@ int32_t ExpOnNegativeValues(int32_t a) {
   const int32_t one_quarter = 1 << (kFractionalBits - 2);
   const int32_t mask = one_quarter - 1;
   const int32_t a_mod_quarter_minus_one_quarter = Sub(a & mask, one_quarter);
-  int32_t result = ExpOnIntervalNegQuarterTo0(SaturatingShiftLeft(a_mod_quarter_minus_one_quarter, kScaledDiffIntegerBits));
+  int32_t result = ExpOnIntervalNegQuarterTo0(
+      SaturatingShiftLeft(a_mod_quarter_minus_one_quarter, kScaledDiffIntegerBits));
   const int32_t remainder = Sub(a_mod_quarter_minus_one_quarter, a);
   // exp(-2^e) for e = -2 .. 4, applied for each set bit of the remainder.
   static constexpr int32_t kMultipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
@@ -89,8 +90,8 @@ int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) 
   const uint32_t ux = static_cast<uint32_t>(x);
   const int headroom_plus_one = ux == 0 ? 32 : __builtin_clz(ux);
   *num_bits_over_unit = x_integer_digits - headroom_plus_one;
-  const int32_t shifted_sum_minus_one =
-      static_cast<int32_t>((headroom_plus_one >= 32 ? 0u : (ux << headroom_plus_one)) - (1u << 31));
+  const int32_t shifted_sum_minus_one = static_cast<int32_t>(
+      (headroom_plus_one >= 32 ? 0u : (ux << headroom_plus_one)) - (1u << 31));
   return OneOverOnePlusX(shifted_sum_minus_one);
 }
 
@@ -133,9 +134,7 @@ inline int16_t LutLookup(int16_t value, const int16_t* lut) {
   return static_cast<int16_t>(base + delta);
 }
 
-inline int16_t SaturateInt16(int32_t v) {
-  return static_cast<int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
-}
+inline int16_t SaturateInt16(int32_t v) { return static_cast<int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v)); }
 
 // ---- kernel -----------------------------------------------------------------------------------------
 StatusCode Prepare(KernelContext& ctx) {
@@ -148,7 +147,8 @@ StatusCode Prepare(KernelContext& ctx) {
     return ctx.Fail(StatusCode::kInvalidModel, "input (rank %d) and output must have the same shape", in.rank);
   }
   const bool ok_types = (in.type == TensorType::FLOAT32 && out.type == TensorType::FLOAT32) ||
-                        (in.type == TensorType::INT8 && (out.type == TensorType::INT8 || out.type == TensorType::INT16)) ||
+                        (in.type == TensorType::INT8 &&
+                         (out.type == TensorType::INT8 || out.type == TensorType::INT16)) ||
                         (in.type == TensorType::INT16 && out.type == TensorType::INT16);
   if (!ok_types) {
     return ctx.Fail(StatusCode::kUnsupported, "input %s with output %s not supported", TypeName(in.type),
@@ -200,8 +200,7 @@ StatusCode Prepare(KernelContext& ctx) {
     if (shift < 0 || shift > 30) return ctx.Fail(StatusCode::kUnsupported, "input scale x beta is too small");
     d->input_left_shift = shift;
     const double radius = 1.0 * ((1 << kScaledDiffIntegerBits) - 1) *
-                          static_cast<double>(1LL << (31 - kScaledDiffIntegerBits)) /
-                          static_cast<double>(1LL << shift);
+                          static_cast<double>(1LL << (31 - kScaledDiffIntegerBits)) / static_cast<double>(1LL << shift);
     d->diff_min = -static_cast<int32_t>(std::floor(radius));
   }
   ctx.set_op_data(d);
@@ -237,7 +236,8 @@ void SoftmaxInt8(const SoftmaxData& d, const int8_t* x, Out* y, int32_t outer, i
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t diff = xi[c] - max;
       if (diff >= d.diff_min) {
-        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
+        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier,
+                                                                           d.input_left_shift);
         sum_of_exps = Add(sum_of_exps, RoundingDivideByPOT(ExpOnNegativeValues(scaled), kAccumulationIntegerBits));
       }
     }
@@ -248,7 +248,8 @@ void SoftmaxInt8(const SoftmaxData& d, const int8_t* x, Out* y, int32_t outer, i
     for (int32_t c = 0; c < depth; ++c) {
       const int32_t diff = xi[c] - max;
       if (diff >= d.diff_min) {
-        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
+        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier,
+                                                                           d.input_left_shift);
         const int32_t unsat = RoundingDivideByPOT(Mul(shifted_scale, ExpOnNegativeValues(scaled)), exponent);
         int32_t v = unsat + kOutMin;
         v = v > kOutMax ? kOutMax : (v < kOutMin ? kOutMin : v);

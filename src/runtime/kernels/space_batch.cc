@@ -29,8 +29,8 @@ bool As4D(const TensorView& t, Dims4* o) {
 
 // Reads block (bh, bw) and the 2x2 pads/crops (top, bottom, left, right); 3D inputs have one
 // spatial dim. False when the tensors do not fit.
-bool ReadBlockAndPads(const TensorView& in, const TensorView& block, const TensorView& pads, int32_t* bh,
-                      int32_t* bw, int32_t* p) {
+bool ReadBlockAndPads(const TensorView& in, const TensorView& block, const TensorView& pads, int32_t* bh, int32_t* bw,
+                      int32_t* p) {
   const int32_t spatial = in.rank - 2;
   if (block.data == nullptr || pads.data == nullptr || block.type != TensorType::INT32 ||
       pads.type != TensorType::INT32 || ElementCount(block) != spatial || ElementCount(pads) != 2 * spatial) {

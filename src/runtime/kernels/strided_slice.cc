@@ -37,9 +37,7 @@ StatusCode ReadIndexTensor(KernelContext& ctx, uint32_t k, const char* what, int
   TensorView t;
   RT_RETURN_IF_ERROR(RequireInput(ctx, k, &t));
   RT_RETURN_IF_ERROR(RequireType(ctx, t, TensorType::INT32, what));
-  if (t.data == nullptr) {
-    return ctx.Fail(StatusCode::kUnsupported, "non-constant %s tensor is not supported", what);
-  }
+  if (t.data == nullptr) { return ctx.Fail(StatusCode::kUnsupported, "non-constant %s tensor is not supported", what); }
   if (ElementCount(t) != n) {
     return ctx.Fail(StatusCode::kInvalidModel, "%s has %d elements, input rank is %d", what,
                     static_cast<int>(ElementCount(t)), n);

@@ -43,7 +43,7 @@ float ActivationFloat(tfl::ActivationFunctionType a, float x) {
 
 // Input, weights_feature, weights_time, bias (optional: *has_bias), activation state, output.
 StatusCode GetTensors(KernelContext& ctx, TensorView* in, TensorView* wf, TensorView* wt, TensorView* bias,
-                  bool* has_bias, TensorView* state, TensorView* out) {
+                      bool* has_bias, TensorView* state, TensorView* out) {
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, in));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 1, wf));
   RT_RETURN_IF_ERROR(RequireInput(ctx, 2, wt));
@@ -61,9 +61,8 @@ StatusCode Prepare(KernelContext& ctx) {
   const int32_t rank = opts != nullptr ? opts->rank() : 0;
   if (rank <= 0) return ctx.Fail(StatusCode::kInvalidModel, "rank %d must be positive", rank);
   if (in.rank != 2 || wf.rank != 2 || wt.rank != 2 || state.rank != 2 || out.rank != 2) {
-    return ctx.Fail(StatusCode::kInvalidModel,
-                    "input, weights, state and output must be rank 2 (ranks %d %d %d %d %d)", in.rank,
-                    wf.rank, wt.rank, state.rank, out.rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "input, weights, state and output must be rank 2 (ranks %d %d %d %d %d)",
+                    in.rank, wf.rank, wt.rank, state.rank, out.rank);
   }
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(SvdfData), &mem));
@@ -76,8 +75,7 @@ StatusCode Prepare(KernelContext& ctx) {
   d->n_memory = wt.dims[1];
   d->activation = opts->fused_activation_function();
   if (d->batch <= 0 || d->n_filter <= 0 || d->n_memory <= 0 || d->n_filter % rank != 0) {
-    return ctx.Fail(StatusCode::kInvalidModel, "filters %d must be a positive multiple of rank %d",
-                    d->n_filter, rank);
+    return ctx.Fail(StatusCode::kInvalidModel, "filters %d must be a positive multiple of rank %d", d->n_filter, rank);
   }
   d->n_unit = d->n_filter / rank;
   if (out.dims[0] != d->batch || out.dims[1] != d->n_unit) {
@@ -128,9 +126,8 @@ StatusCode Prepare(KernelContext& ctx) {
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(filter_bytes), &d->scratch_index));
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(unit_bytes), &d->scratch_output_index));
   } else if (in.type == TensorType::FLOAT32) {
-    if (wf.type != TensorType::FLOAT32 || wt.type != TensorType::FLOAT32 ||
-        state.type != TensorType::FLOAT32 || out.type != TensorType::FLOAT32 ||
-        (has_bias && bias.type != TensorType::FLOAT32)) {
+    if (wf.type != TensorType::FLOAT32 || wt.type != TensorType::FLOAT32 || state.type != TensorType::FLOAT32 ||
+        out.type != TensorType::FLOAT32 || (has_bias && bias.type != TensorType::FLOAT32)) {
       return ctx.Fail(StatusCode::kUnsupported, "float SVDF needs float32 weights, state, bias, output");
     }
     RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(filter_bytes), &d->scratch_index));
@@ -187,9 +184,8 @@ void TimeMatmulAndReduce(const SvdfData& d, const T* wt, const T* state, const A
 }
 
 template <typename T>
-void EvalInteger(const SvdfData& d, const int8_t* input, const int8_t* wf, const T* wt,
-                 const int32_t* bias, T* state, int32_t* scratch, int32_t* scratch_out,
-                 int8_t* output) {
+void EvalInteger(const SvdfData& d, const int8_t* input, const int8_t* wf, const T* wt, const int32_t* bias, T* state,
+                 int32_t* scratch, int32_t* scratch_out, int8_t* output) {
   const int32_t smax = sizeof(T) == 2 ? 32767 : 127;
   const int32_t smin = sizeof(T) == 2 ? -32768 : -128;
   FeatureMatmul<int32_t>(
@@ -213,8 +209,8 @@ void EvalInteger(const SvdfData& d, const int8_t* input, const int8_t* wf, const
   }
 }
 
-void EvalFloat(const SvdfData& d, const float* input, const float* wf, const float* wt,
-               const float* bias, float* state, float* scratch, float* output) {
+void EvalFloat(const SvdfData& d, const float* input, const float* wf, const float* wt, const float* bias, float* state,
+               float* scratch, float* output) {
   const auto same = [](float v) { return v; };
   FeatureMatmul<float>(d, input, wf, state, same, same);
   TimeMatmulAndReduce(d, wt, state, bias, scratch, output, same, [](float a, float b) { return a + b; });
@@ -230,18 +226,16 @@ StatusCode Eval(KernelContext& ctx) {
   void* scratch = ctx.GetScratch(d->scratch_index);
   if (scratch == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   if (d->type == TensorType::FLOAT32) {
-    EvalFloat(*d, in.As<float>(), wf.As<float>(), wt.As<float>(),
-              has_bias ? bias.As<float>() : nullptr, state.As<float>(), static_cast<float*>(scratch),
-              out.As<float>());
+    EvalFloat(*d, in.As<float>(), wf.As<float>(), wt.As<float>(), has_bias ? bias.As<float>() : nullptr,
+              state.As<float>(), static_cast<float*>(scratch), out.As<float>());
     return StatusCode::kOk;
   }
   auto* scratch_out = static_cast<int32_t*>(ctx.GetScratch(d->scratch_output_index));
   if (scratch_out == nullptr) return ctx.Fail(StatusCode::kKernelError, "scratch buffer missing");
   const int32_t* b = has_bias ? bias.As<int32_t>() : nullptr;
   if (d->state_type == TensorType::INT16) {
-    EvalInteger<int16_t>(*d, in.As<int8_t>(), wf.As<int8_t>(), wt.As<int16_t>(), b,
-                         state.As<int16_t>(), static_cast<int32_t*>(scratch), scratch_out,
-                         out.As<int8_t>());
+    EvalInteger<int16_t>(*d, in.As<int8_t>(), wf.As<int8_t>(), wt.As<int16_t>(), b, state.As<int16_t>(),
+                         static_cast<int32_t*>(scratch), scratch_out, out.As<int8_t>());
   } else {
     EvalInteger<int8_t>(*d, in.As<int8_t>(), wf.As<int8_t>(), wt.As<int8_t>(), b, state.As<int8_t>(),
                         static_cast<int32_t*>(scratch), scratch_out, out.As<int8_t>());

@@ -33,8 +33,9 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   if (in.dims[0] != out.dims[0] || in.dims[3] != f.dims[3] || f.dims[0] != out.dims[3]) {
-    return ctx.Fail(StatusCode::kInvalidModel, "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d",
-                    in.dims[3], f.dims[0], f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
+    return ctx.Fail(StatusCode::kInvalidModel,
+                    "shapes do not match: input depth %d, filter [%d,%d,%d,%d], output depth %d", in.dims[3], f.dims[0],
+                    f.dims[1], f.dims[2], f.dims[3], out.dims[3]);
   }
   const int32_t channels = out.dims[3];
   if (t.has_bias) {
@@ -134,9 +135,8 @@ StatusCode Eval(KernelContext& ctx) {
     auto* acc = static_cast<int32_t*>(scratch);
     std::memset(acc, 0, static_cast<size_t>(n) * sizeof(int32_t));
     const int32_t off = d.q.input_offset;
-    Scatter(d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), acc, [off](int32_t a, int8_t x, int8_t k) {
-      return WrappingAdd(a, (x + off) * k);
-    });
+    Scatter(d, in, f, out, in.As<int8_t>(), f.As<int8_t>(), acc,
+            [off](int32_t a, int8_t x, int8_t k) { return WrappingAdd(a, (x + off) * k); });
     const int32_t* b = has_bias ? bias.As<int32_t>() : nullptr;
     int8_t* y = out.As<int8_t>();
     for (int64_t i = 0; i < n; ++i) {

@@ -37,8 +37,7 @@ int main() {
   rt::FillGeneratedInput(interp.input(0), 0, 0);
   if (interp.Invoke() != rt::StatusCode::kOk) return std::puts(interp.error_message()), 1;
   std::printf("head %lld bound %lld peak-step %lld tflm %llu runtime %u\n",
-              static_cast<long long>(planned->plan.height),
-              static_cast<long long>(plan::LiveBytesLowerBound(problem)),
+              static_cast<long long>(planned->plan.height), static_cast<long long>(plan::LiveBytesLowerBound(problem)),
               static_cast<long long>(report::PeakOf(problem).step),
               static_cast<unsigned long long>(size->min_arena_bytes), interp.memory_record().min_arena_bytes);
   return 0;

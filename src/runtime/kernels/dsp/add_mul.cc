@@ -69,8 +69,8 @@ void AddSubTableLoop(const AddSubRescale& k, const int32_t* t1, const int32_t* t
   const dsp::RequantParams ro = k.ro;  // local copies: int8 stores may alias anything
   const int32_t oo = k.oo, lo = k.lo, hi = k.hi;
   for (int32_t i = 0; i < n; ++i) {
-    const int32_t s =
-        static_cast<int32_t>(static_cast<uint32_t>(t1[x[i] + 128]) + static_cast<uint32_t>(kSign * t2[y[i] + 128]));
+    const int32_t s = static_cast<int32_t>(static_cast<uint32_t>(t1[x[i] + 128]) +
+                                           static_cast<uint32_t>(kSign * t2[y[i] + 128]));
     const int32_t v = (kRight ? dsp::RequantizeRight(s, ro) : dsp::Requantize(s, ro)) + oo;
     z[i] = static_cast<int8_t>(kFullRange ? dsp::Ssat8(v) : Clamp(v, lo, hi));
   }
@@ -102,7 +102,12 @@ StatusCode EvalAddSub(KernelContext& ctx, const KernelRegistration* portable) {
   const AddSubRescale k{dsp::MakeRequant(p.in1_mult, p.in1_shift < 0 ? p.in1_shift : 0),
                         dsp::MakeRequant(p.in2_mult, p.in2_shift < 0 ? p.in2_shift : 0),
                         dsp::MakeRequant(p.out_mult, p.out_shift < 0 ? p.out_shift : 0),
-                        p.in1_offset, p.in2_offset, p.out_offset, p.left_shift, p.act_min, p.act_max};
+                        p.in1_offset,
+                        p.in2_offset,
+                        p.out_offset,
+                        p.left_shift,
+                        p.act_min,
+                        p.act_max};
   if (n >= kTableMin) {
     AddSubTabulated<kSign>(k, x, y, z, n);
   } else if (k.r1.high_shift >= 0 && k.r2.high_shift >= 0 && k.ro.high_shift >= 0) {

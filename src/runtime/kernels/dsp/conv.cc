@@ -155,8 +155,8 @@ void ChannelsOf(const Shape& s, const ConvOutputParams& q, const int8_t* w, cons
   }
 }
 
-void Channels(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk,
-              const uint32_t* quad, int8_t* const* outs) {
+void Channels(const Shape& s, const ConvOutputParams& q, const int8_t* w, const ChannelBlock& blk, const uint32_t* quad,
+              int8_t* const* outs) {
   if (blk.plain) {
     ChannelsOf<true>(s, q, w, blk, quad, outs);
   } else {

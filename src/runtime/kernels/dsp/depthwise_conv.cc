@@ -28,10 +28,10 @@ constexpr int32_t kBandBytes = 1024;  // band size aimed at, beyond the f_h rows
 struct Shape {
   int32_t batches, in_h, in_w, depth, f_h, f_w, out_h, out_w;  // depth: of the output and filter
   int32_t in_depth, multiplier;
-  int32_t pairs;     // tap pairs per filter row, ceil(f_w / 2)
-  int32_t width;     // int16 values per band row
-  int32_t run;       // output rows per band fill
-  int32_t band_rows; // f_h + (run - 1) * stride_h
+  int32_t pairs;      // tap pairs per filter row, ceil(f_w / 2)
+  int32_t width;      // int16 values per band row
+  int32_t run;        // output rows per band fill
+  int32_t band_rows;  // f_h + (run - 1) * stride_h
 };
 
 bool MakeShape(const DepthwiseData& d, const ConvTensors& t, Shape* s) {
@@ -40,8 +40,8 @@ bool MakeShape(const DepthwiseData& d, const ConvTensors& t, Shape* s) {
       static_cast<int64_t>(in.dims[3]) * d.depth_multiplier != out.dims[3] || f.dims[3] != out.dims[3]) {
     return false;
   }
-  *s = Shape{out.dims[0], in.dims[1], in.dims[2], out.dims[3], f.dims[1], f.dims[2], out.dims[1], out.dims[2],
-             in.dims[3], d.depth_multiplier, 0, 0, 0, 0};
+  *s = Shape{out.dims[0], in.dims[1], in.dims[2],         out.dims[3], f.dims[1], f.dims[2], out.dims[1],
+             out.dims[2], in.dims[3], d.depth_multiplier, 0,           0,         0,         0};
   s->pairs = (s->f_w + 1) / 2;
   if (s->f_h > kMaxRows || s->f_h * s->pairs > kMaxPairs || s->out_w < 1 || s->out_w > kMaxAcc || s->out_h < 1) {
     return false;

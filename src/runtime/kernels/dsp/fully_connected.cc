@@ -54,29 +54,29 @@ void Groups(FourRows* f, int32_t w_offset) {
 
 #if ARENAPLAN_DSP_NATIVE
 // One group of four depth values for the four rows (registers as in SymmetricGroups).
-#define ARENAPLAN_FC_GROUP          \
-  "ldr r10, [r0], #4\n\t"           \
-  "sxtab16 r11, r9, r10\n\t"        \
+#define ARENAPLAN_FC_GROUP           \
+  "ldr r10, [r0], #4\n\t"            \
+  "sxtab16 r11, r9, r10\n\t"         \
   "sxtab16 r12, r9, r10, ror #8\n\t" \
-  "ldr r10, [r1, r3]\n\t"           \
-  "sxtb16 lr, r10\n\t"              \
-  "sxtb16 r10, r10, ror #8\n\t"     \
-  "smlad r5, lr, r11, r5\n\t"       \
-  "smlad r5, r10, r12, r5\n\t"      \
-  "ldr r10, [r1], #4\n\t"           \
-  "sxtb16 lr, r10\n\t"              \
-  "sxtb16 r10, r10, ror #8\n\t"     \
-  "smlad r4, lr, r11, r4\n\t"       \
-  "smlad r4, r10, r12, r4\n\t"      \
-  "ldr r10, [r2, r3]\n\t"           \
-  "sxtb16 lr, r10\n\t"              \
-  "sxtb16 r10, r10, ror #8\n\t"     \
-  "smlad r7, lr, r11, r7\n\t"       \
-  "smlad r7, r10, r12, r7\n\t"      \
-  "ldr r10, [r2], #4\n\t"           \
-  "sxtb16 lr, r10\n\t"              \
-  "sxtb16 r10, r10, ror #8\n\t"     \
-  "smlad r6, lr, r11, r6\n\t"       \
+  "ldr r10, [r1, r3]\n\t"            \
+  "sxtb16 lr, r10\n\t"               \
+  "sxtb16 r10, r10, ror #8\n\t"      \
+  "smlad r5, lr, r11, r5\n\t"        \
+  "smlad r5, r10, r12, r5\n\t"       \
+  "ldr r10, [r1], #4\n\t"            \
+  "sxtb16 lr, r10\n\t"               \
+  "sxtb16 r10, r10, ror #8\n\t"      \
+  "smlad r4, lr, r11, r4\n\t"        \
+  "smlad r4, r10, r12, r4\n\t"       \
+  "ldr r10, [r2, r3]\n\t"            \
+  "sxtb16 lr, r10\n\t"               \
+  "sxtb16 r10, r10, ror #8\n\t"      \
+  "smlad r7, lr, r11, r7\n\t"        \
+  "smlad r7, r10, r12, r7\n\t"       \
+  "ldr r10, [r2], #4\n\t"            \
+  "sxtb16 lr, r10\n\t"               \
+  "sxtb16 r10, r10, ror #8\n\t"      \
+  "smlad r6, lr, r11, r6\n\t"        \
   "smlad r6, r10, r12, r6\n\t"
 
 // Groups() for weights without an offset (the int8 quantization spec's symmetric weights), in
@@ -150,8 +150,7 @@ void UnitSums(const FcData& d, FourRows* f, const int8_t* w, const int32_t* bias
 
 // out[u] for every unit u of one input row x: the sums of up to kChunk units (four at a time),
 // then their output stage in one run (its constants loaded once per chunk).
-void EvalRow(const FcData& d, const int8_t* x, const int8_t* w, const int32_t* bias, int32_t w_offset,
-             int8_t* out) {
+void EvalRow(const FcData& d, const int8_t* x, const int8_t* w, const int32_t* bias, int32_t w_offset, int8_t* out) {
   constexpr int32_t kChunk = 16;
   const dsp::RequantParams shared = dsp::MakeRequant(d.multiplier, d.shift);
   const int32_t out_offset = d.output_offset, lo = d.act_min, hi = d.act_max;

@@ -118,7 +118,8 @@ bool AverageInt8(const PoolData& d, const TensorView& in, const TensorView& out)
 }
 
 // Eval of both: the int8 fast path `fast`, else (or when it declines) the portable eval.
-template <bool (*kFast)(const PoolData&, const TensorView&, const TensorView&), const KernelRegistration* (*kPortable)()>
+template <bool (*kFast)(const PoolData&, const TensorView&, const TensorView&),
+          const KernelRegistration* (*kPortable)()>
 StatusCode EvalPool(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));

@@ -30,7 +30,8 @@ void SoftmaxInt8(const SoftmaxData& d, const int8_t* x, Out* y, int32_t outer, i
       const int32_t diff = x[c] - max;
       exps[c] = 0;
       if (diff >= d.diff_min) {
-        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier, d.input_left_shift);
+        const int32_t scaled = MultiplyByQuantizedMultiplierGreaterThanOne(diff, d.input_multiplier,
+                                                                           d.input_left_shift);
         exps[c] = softmax_fixed_point::ExpOnNegativeValues(scaled);
         sum_of_exps += static_cast<uint32_t>(RoundingDivideByPOT(exps[c], kAccumulationIntegerBits));
       }
