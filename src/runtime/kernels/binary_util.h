@@ -68,12 +68,18 @@ void PrepareAddSubParams(const TensorView& a, const TensorView& b, const TensorV
 template <typename T, typename Combine>
 void AddSubQuantized(const Broadcast& bc, const AddSubParams& p, const T* x, const T* y, T* z, Combine combine) {
   ForEachBroadcast(bc, [&](int32_t o, int32_t i, int32_t j) {
-    const int32_t v1 = (p.in1_offset + x[i]) * (1 << p.left_shift);
-    const int32_t v2 = (p.in2_offset + y[j]) * (1 << p.left_shift);
+    // In 64 bits and wrapped to 32 as TFLM's int32 arithmetic would (for valid zero points nothing
+    // wraps): a hostile zero point must not make signed overflow UB.
+    const int32_t v1 = static_cast<int32_t>(
+        static_cast<uint32_t>((int64_t{p.in1_offset} + x[i]) * (int64_t{1} << p.left_shift)));
+    const int32_t v2 = static_cast<int32_t>(
+        static_cast<uint32_t>((int64_t{p.in2_offset} + y[j]) * (int64_t{1} << p.left_shift)));
     const int32_t s1 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v1, p.in1_mult, p.in1_shift);
     const int32_t s2 = MultiplyByQuantizedMultiplierSmallerThanOneExp(v2, p.in2_mult, p.in2_shift);
-    const int32_t r = MultiplyByQuantizedMultiplierSmallerThanOneExp(combine(s1, s2), p.out_mult, p.out_shift) +
-                      p.out_offset;
+    const int32_t sum = static_cast<int32_t>(combine(static_cast<uint32_t>(s1), static_cast<uint32_t>(s2)));
+    const int32_t r = static_cast<int32_t>(
+        static_cast<uint32_t>(MultiplyByQuantizedMultiplierSmallerThanOneExp(sum, p.out_mult, p.out_shift)) +
+        static_cast<uint32_t>(p.out_offset));
     z[o] = static_cast<T>(ClampInt32(r, p.act_min, p.act_max));
   });
 }
