@@ -56,8 +56,10 @@ build_shared() {
   local runtime firmware newest todo="" want="" jobs=""
   runtime=$(runtime_sources)
   firmware=$(ls "$SRC"/firmware/*.cc)
+  # sed, not head: head exits after one line, and once ls's output outgrows one write (long checkout
+  # paths) ls dies of SIGPIPE, which pipefail turns into a failed build.
   newest=$(ls -t $(find "$SRC/src" "$SRC/firmware" -name '*.h') "$GEN/schema/tflite_generated.h" \
-           "$SRC/firmware/build.sh" | head -1)
+           "$SRC/firmware/build.sh" | sed -n 1p)
   for s in $runtime $firmware; do
     local o; o=$(object_of "$s")
     want="$want $o"

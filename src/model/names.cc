@@ -3,6 +3,7 @@
 #include <string>
 
 #include "model/model.h"
+#include "rules/model.h"
 #include "schema/tflite_generated.h"
 
 namespace arenaplan::model {
@@ -15,30 +16,12 @@ const char* TensorTypeName(TensorType type) {
   return tfl::EnumNameTensorType(static_cast<tfl::TensorType>(v));
 }
 
+// TFLM's bytes per element come from rules/ (device code, shared with the runtime); 0 there means
+// no fixed size (STRING, VARIANT, unknown).
 std::optional<uint32_t> TensorTypeBytes(TensorType type) {
-  switch (type) {
-    case TensorType::kFloat32:
-    case TensorType::kInt32:
-    case TensorType::kUInt32:
-    case TensorType::kResource: return 4;
-    case TensorType::kFloat16:
-    case TensorType::kBFloat16:
-    case TensorType::kInt16:
-    case TensorType::kUInt16: return 2;
-    case TensorType::kInt8:
-    case TensorType::kUInt8:
-    case TensorType::kBool:
-    case TensorType::kInt4:  // TFLM plans int4 unpacked, one byte per element
-      return 1;
-    case TensorType::kFloat64:
-    case TensorType::kInt64:
-    case TensorType::kUInt64:
-    case TensorType::kComplex64: return 8;
-    case TensorType::kComplex128: return 16;
-    case TensorType::kString:
-    case TensorType::kVariant: return std::nullopt;
-  }
-  return std::nullopt;
+  const uint32_t bytes = rules::TypeBytes(static_cast<tfl::TensorType>(type));
+  if (bytes == 0) return std::nullopt;
+  return bytes;
 }
 
 std::string BuiltinOperatorName(int32_t code) {

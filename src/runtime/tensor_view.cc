@@ -1,29 +1,11 @@
 #include "runtime/tensor_view.h"
 
+#include "rules/model.h"
+
 namespace arenaplan::rt {
 
-uint32_t TypeSize(TensorType type) {
-  switch (type) {
-    case TensorType::FLOAT32:
-    case TensorType::INT32:
-    case TensorType::UINT32:
-    case TensorType::RESOURCE: return 4;
-    case TensorType::FLOAT16:
-    case TensorType::BFLOAT16:
-    case TensorType::INT16:
-    case TensorType::UINT16: return 2;
-    case TensorType::INT8:
-    case TensorType::UINT8:
-    case TensorType::BOOL:
-    case TensorType::INT4: return 1;
-    case TensorType::FLOAT64:
-    case TensorType::INT64:
-    case TensorType::UINT64:
-    case TensorType::COMPLEX64: return 8;
-    case TensorType::COMPLEX128: return 16;
-    default: return 0;
-  }
-}
+// TFLM's bytes per element, from rules/ (the one copy of that rule).
+uint32_t TypeSize(TensorType type) { return rules::TypeBytes(type); }
 
 const char* TypeName(TensorType type) {
   const char* name = tfl::EnumNameTensorType(type);
