@@ -18,24 +18,11 @@ namespace {
 
 constexpr size_t kShiftAlign = 64;  // keeps every alignment of the original file (TFLite uses 16)
 
-uint32_t U32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-int32_t I32(const uint8_t* p) {
-  int32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-uint16_t U16(const uint8_t* p) {
-  uint16_t v;
-  std::memcpy(&v, p, 2);
-  return v;
-}
-uint64_t U64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
+// Unaligned little-endian reads of the original file (memcpy: no alignment assumed).
+template <typename T>
+T Load(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
   return v;
 }
 
@@ -45,17 +32,17 @@ struct Table {
   size_t pos;
   // Position of field `id` in the file, 0 when absent.
   size_t Field(int id) const {
-    const size_t vt = pos - static_cast<size_t>(static_cast<int64_t>(I32(file + pos)));
-    const uint16_t vt_size = U16(file + vt);
+    const size_t vt = pos - static_cast<size_t>(static_cast<int64_t>(Load<int32_t>(file + pos)));
+    const uint16_t vt_size = Load<uint16_t>(file + vt);
     const size_t slot = 4 + 2 * static_cast<size_t>(id);
     if (slot + 2 > vt_size) return 0;
-    const uint16_t off = U16(file + vt + slot);
+    const uint16_t off = Load<uint16_t>(file + vt + slot);
     return off == 0 ? 0 : pos + off;
   }
   // Target of offset field `id`, 0 when absent.
   size_t Ref(int id) const {
     const size_t f = Field(id);
-    return f == 0 ? 0 : f + U32(file + f);
+    return f == 0 ? 0 : f + Load<uint32_t>(file + f);
   }
 };
 
@@ -130,7 +117,7 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
   auto model = ReadModel(bytes, size);
   if (!model.ok()) return model.status();
   if (size >= (size_t{1} << 31)) return Unsupported("model copy: files of 2 GiB or more are not supported");
-  const Table root{bytes, U32(bytes)};
+  const Table root{bytes, Load<uint32_t>(bytes)};
   const size_t n_buffers = model->buffers.size();
 
   Prefix p;
@@ -160,7 +147,7 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
       continue;
     }
     if (id == 0) {
-      p.Put32(U32(bytes + root.Field(0)));
+      p.Put32(Load<uint32_t>(bytes + root.Field(0)));
       continue;
     }
     p.Ref(root.Ref(id), true);
@@ -179,10 +166,10 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
   if (add_empty) empty_hole = p.Hole();
   for (size_t i = 0; i < n_buffers; ++i) {
     const size_t elem = orig_buffers + 4 + 4 * i;
-    const Table buffer{bytes, elem + U32(bytes + elem)};
-    const bool has_inline = buffer.Ref(0) != 0 && U32(bytes + buffer.Ref(0)) > 0;
+    const Table buffer{bytes, elem + Load<uint32_t>(bytes + elem)};
+    const bool has_inline = buffer.Ref(0) != 0 && Load<uint32_t>(bytes + buffer.Ref(0)) > 0;
     const size_t off_field = buffer.Field(1);
-    if (!has_inline && off_field != 0 && U64(bytes + off_field) > 1) {
+    if (!has_inline && off_field != 0 && Load<uint64_t>(bytes + off_field) > 1) {
       external.push_back({p.Hole(), buffer.pos});
     } else {
       p.Ref(buffer.pos, true);
@@ -210,7 +197,7 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
       new_meta_hole = p.Hole();
       continue;
     }
-    p.Ref(elem + U32(bytes + elem), true);
+    p.Ref(elem + Load<uint32_t>(bytes + elem), true);
   }
   if (replace == n_meta) new_meta_hole = p.Hole();
 
@@ -233,9 +220,9 @@ Result<std::vector<uint8_t>> WriteModelCopyWithMetadata(const uint8_t* bytes, si
     const size_t t = BeginTable(p, {0, 8, 16}, 24, 8);
     p.SetRef(hole, t);
     p.Put32(0);  // padding so the 8-byte fields are aligned
-    offset_fields.push_back({p.size(), U64(bytes + buffer.Field(1))});
+    offset_fields.push_back({p.size(), Load<uint64_t>(bytes + buffer.Field(1))});
     p.Put64(0);
-    p.Put64(buffer.Field(2) ? U64(bytes + buffer.Field(2)) : 0);
+    p.Put64(buffer.Field(2) ? Load<uint64_t>(bytes + buffer.Field(2)) : 0);
   }
   if (add_empty) {
     const size_t t = BeginTable(p, {}, 4, 4);
