@@ -27,9 +27,12 @@ void RegisterPlan(CLI::App& root, int& exit_code) {
     const PlannedModelData& pm = **planned;
     report::PlannedModel view = pm.View(args->model, args->planner);
     if (*fmt == "json") {
-      std::cout << report::JsonText(report::PlanToJson(view)) << "\n";
+      nlohmann::json j = report::PlanToJson(view);
+      if (args->io.any()) j["io"] = IoCostJson(pm.io_costs);
+      std::cout << report::JsonText(j) << "\n";
     } else {
       std::cout << report::PlanToText(view);
+      if (args->io.any()) std::cout << "\n" << IoCostText(pm.io_costs);
     }
     exit_code = kExitOk;
   });

@@ -35,6 +35,7 @@ void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
   cmd.add_option("--time-limit", args.time_limit,
                  "seconds for the planner (best: the whole portfolio; optimal: seed and search)")
       ->check(CLI::NonNegativeNumber);
+  AddIoOptions(cmd, &args.io);
 }
 
 report::PlannedModel PlannedModelData::View(const std::string& model, const std::string& planner) const {
@@ -48,6 +49,31 @@ report::PlannedModel PlannedModelData::View(const std::string& model, const std:
   v.lower_bound = lower_bound;
   return v;
 }
+
+namespace {
+
+// Lifetimes and the verified plan of the problem changed by `io`.
+Status PlanWith(const PlanningArgs& args, const model::Model& m, lifetime::Options options, const IoSelection& io,
+                PlannedModelData* out) {
+  options.external_io = io.external_io;
+  options.keep = io.keep;
+  auto lifetimes = lifetime::ComputeLifetimes(m, options);
+  if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
+  out->lifetimes = std::move(lifetimes).value();
+  out->problem = lifetime::ToProblem(out->lifetimes, out->alignment);
+  out->lower_bound = plan::LiveBytesLowerBound(out->problem);
+
+  plan::PlannerOptions popts;
+  popts.time_limit_seconds = args.time_limit;
+  TerminalProgress progress("planning");  // erased before anything else is printed
+  popts.progress = progress.Callback();
+  auto result = plan::PlanAndVerify(out->problem, args.planner, popts);
+  if (!result.ok()) return result.status();
+  out->result = std::move(result).value();
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   auto out = std::make_unique<PlannedModelData>();
@@ -67,19 +93,23 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
     options.scratch = std::move(scratch).value();
   }
   options.alignment = out->alignment;
-  auto lifetimes = lifetime::ComputeLifetimes(m, options);
-  if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
-  out->lifetimes = std::move(lifetimes).value();
-  out->problem = lifetime::ToProblem(out->lifetimes, out->alignment);
-  out->lower_bound = plan::LiveBytesLowerBound(out->problem);
+  auto io = ResolveIo(m, args.io);
+  if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
+  ARENAPLAN_RETURN_IF_ERROR(PlanWith(args, m, options, *io, out.get()));
+  if (!args.io.any()) return out;
 
-  plan::PlannerOptions popts;
-  popts.time_limit_seconds = args.time_limit;
-  TerminalProgress progress("planning");  // erased before anything else is printed
-  popts.progress = progress.Callback();
-  auto result = plan::PlanAndVerify(out->problem, args.planner, popts);
-  if (!result.ok()) return result.status();
-  out->result = std::move(result).value();
+  const auto head_of = [&](const IoSelection& step) -> Result<uint64_t> {
+    if (step.external_io == io->external_io && step.keep == io->keep) {
+      return static_cast<uint64_t>(out->result.plan.height);
+    }
+    PlannedModelData variant;
+    variant.alignment = out->alignment;
+    ARENAPLAN_RETURN_IF_ERROR(PlanWith(args, m, options, step, &variant));
+    return static_cast<uint64_t>(variant.result.plan.height);
+  };
+  auto costs = MeasureIoCosts(m, args.io, *io, out->lifetimes.external, head_of);
+  if (!costs.ok()) return costs.status();
+  out->io_costs = std::move(costs).value();
   return out;
 }
 

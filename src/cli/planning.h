@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/io_options.h"
 #include "cli/model_file.h"
 #include "lifetime/lifetimes.h"
 #include "plan/planner.h"
@@ -20,6 +21,7 @@ struct PlanningArgs {
   uint32_t alignment = 0;  // 0: the target's (TFLM's 16 without --target)
   std::string target;      // empty: tensors only; else a TFLM target adds kernel scratch buffers
   double time_limit = 0;   // seconds for exact search; 0 = planner default
+  IoArgs io;               // --external-io, --keep
 };
 
 // --planner NAME, one of the registry's planners or aliases (anything else is refused with the list);
@@ -34,12 +36,15 @@ struct PlannedModelData {
   plan::Problem problem;
   plan::PlanResult result;
   plan::Bytes lower_bound = 0;
-  uint32_t alignment = 0;  // the one used: --alignment, else the target's
+  uint32_t alignment = 0;        // the one used: --alignment, else the target's
+  std::vector<IoCost> io_costs;  // with --external-io / --keep: each option's change of the head
 
   report::PlannedModel View(const std::string& model, const std::string& planner) const;
 };
 
 // Every plan returned here has passed VerifyPlan; a plan that fails it is an internal error.
+// With --external-io / --keep the plan is of the changed problem, and the problem is also planned
+// without them (and with external I/O alone) for io_costs: up to three plans.
 Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args);
 
 }  // namespace arenaplan::cli

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/io_options.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
 #include "cli/tensor_dump.h"
@@ -46,6 +47,7 @@ struct RunArgs {
   std::string dump_tensors;  // folder for every op's outputs (Invoke 0)
   std::string compare_with;  // a second dump to compare the new one with
   bool optimize = false;     // rewrite for the runtime first (graph/optimize.h)
+  IoArgs io;                 // --external-io, --keep
 };
 
 // An owned arena whose start is 16-aligned.
@@ -138,15 +140,18 @@ const rt::OpResolver& Kernels(const RunArgs& a) {
   return a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
 }
 
-// Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact).
+// Smallest working arena, found by one AllocateTensors on a big arena (the runtime's figure is exact);
+// *head (optional) gets the head.
 rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::OpResolver& kernels,
-                            const rt::InterpreterOptions& opts, uint32_t* min_bytes, std::string* error) {
+                            const rt::InterpreterOptions& opts, uint32_t* min_bytes, std::string* error,
+                            uint32_t* head = nullptr) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
     ArenaBuffer arena(bytes);
     rt::Interpreter interp(model.data(), model.size(), kernels, arena.data, arena.size, opts);
     const rt::StatusCode s = interp.AllocateTensors();
     if (s == rt::StatusCode::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;
+      if (head != nullptr) *head = interp.memory_record().head_bytes;
       return s;
     }
     if (s != rt::StatusCode::kArenaFull || bytes >= (size_t{1} << 32)) {
@@ -165,9 +170,13 @@ struct RunPlan {
   rt::InterpreterOptions options;
 };
 
+// `io` must outlive the interpreter (the options point at its kept tensors).
 Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernels, const std::string& planner,
-                 RunPlan* p) {
+                 const IoSelection& io, RunPlan* p) {
   p->options.planner = rt::PlannerKind::kTflmGreedy;
+  p->options.external_io = io.external_io;
+  p->options.keep_tensors = io.keep.data();
+  p->options.num_keep_tensors = static_cast<uint32_t>(io.keep.size());
   p->options.plan_copy = &p->recorded->copy;
   if (planner == "tflm-greedy") return Status::Ok();
   uint32_t min_bytes = 0;
@@ -233,6 +242,79 @@ void PrintDump(const nlohmann::json& j) {
                 c["with"].get<std::string>().c_str(), c["compared"].get<size_t>(), c["only_first"].get<size_t>(),
                 c["only_second"].get<size_t>());
   }
+}
+
+// --external-io / --keep: the tensors named, and each option's change of the runtime's head (the
+// same planner, each variant planned and allocated once on a probe arena).
+struct RunIo {
+  IoSelection selection;
+  std::vector<IoCost> costs;
+  std::vector<std::unique_ptr<ArenaBuffer>> buffers;  // the CLI's own buffers for external tensors
+};
+
+Status ResolveRunIo(const RunArgs& a, const std::vector<uint8_t>& bytes, RunIo* io) {
+  if (!a.io.any()) return Status::Ok();
+  auto parsed = model::ReadModel(bytes.data(), bytes.size());
+  if (!parsed.ok()) return Status(parsed.status().code(), a.model + ": " + parsed.status().message());
+  auto selection = ResolveIo(*parsed, a.io);
+  if (!selection.ok()) return Status(selection.status().code(), a.model + ": " + selection.status().message());
+  io->selection = std::move(selection).value();
+  return Status::Ok();
+}
+
+// Binds a buffer of the CLI's own (16-aligned, exactly the tensor's bytes) to every external
+// input and output: those whose view has no data after AllocateTensors. Their subgraph-0 indices
+// go to *externals.
+rt::StatusCode BindOwnBuffers(rt::Interpreter& interp, RunIo* io, std::vector<uint32_t>* externals) {
+  const auto bits = static_cast<uint8_t>(io->selection.external_io);
+  for (int side = 0; side < 2; ++side) {
+    if ((bits & (side == 0 ? 1 : 2)) == 0) continue;
+    const uint32_t n = side == 0 ? interp.inputs_size() : interp.outputs_size();
+    for (uint32_t k = 0; k < n; ++k) {
+      const rt::TensorView v = side == 0 ? interp.input(k) : interp.output(k);
+      if (v.data != nullptr || v.bytes == 0) continue;  // planned, constant, or bound already
+      io->buffers.push_back(std::make_unique<ArenaBuffer>(v.bytes));
+      ArenaBuffer& b = *io->buffers.back();
+      const rt::StatusCode s = side == 0 ? interp.BindInput(k, b.data, b.size) : interp.BindOutput(k, b.data, b.size);
+      if (s != rt::StatusCode::kOk) return s;
+      for (uint32_t t = 0; t < interp.tensors_size(); ++t) {
+        if (interp.tensor(t).data == b.data) externals->push_back(t);
+      }
+    }
+  }
+  return rt::StatusCode::kOk;
+}
+
+Status MeasureRunIo(const RunArgs& a, const std::vector<uint8_t>& bytes, const std::string& planner,
+                    const std::vector<uint32_t>& externals, RunIo* io) {
+  if (!a.io.any()) return Status::Ok();
+  auto parsed = model::ReadModel(bytes.data(), bytes.size());
+  if (!parsed.ok()) return parsed.status();
+  const auto head_of = [&](const IoSelection& step) -> Result<uint64_t> {
+    RunPlan variant;
+    ARENAPLAN_RETURN_IF_ERROR(SetUpPlan(bytes, Kernels(a), planner, step, &variant));
+    uint32_t min_bytes = 0, head = 0;
+    std::string error;
+    const rt::StatusCode s = ProbeMinimum(bytes, Kernels(a), variant.options, &min_bytes, &error, &head);
+    if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
+    return uint64_t{head};
+  };
+  auto costs = MeasureIoCosts(*parsed, a.io, io->selection, externals, head_of);
+  if (!costs.ok()) return costs.status();
+  io->costs = std::move(costs).value();
+  return Status::Ok();
+}
+
+// The kept tensors' bytes after the last Invoke, as fnv1a64 (compare with a dump's index.json).
+nlohmann::json KeptJson(const rt::Interpreter& interp, const RunIo& io) {
+  nlohmann::json out = nlohmann::json::array();
+  for (uint32_t t : io.selection.keep) {
+    const rt::TensorView v = interp.tensor(t);
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(v.data, v.bytes)));
+    out.push_back({{"tensor", t}, {"bytes", v.bytes}, {"fnv1a64", hex}});
+  }
+  return out;
 }
 
 struct Invoked {
@@ -332,11 +414,13 @@ void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpret
   j["invoke_seconds"] = r.seconds;
   j["outputs"] = r.outputs;
   j["sequence"] = r.sequence;
+  if (a.io.any()) j["external_table_bytes"] = rec.external_table_bytes;
   std::cout << report::JsonText(j) << "\n";
 }
 
+// `dump` holds the dump and comparison (FinishDump) and, with --external-io / --keep, "io" and "kept".
 void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_bytes, const Invoked& r,
-               const nlohmann::json& dump) {
+               const nlohmann::json& dump, const std::vector<IoCost>& costs) {
   const rt::MemoryRecord& rec = interp.memory_record();
   std::printf("model:            %s\n", a.model.c_str());
   std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
@@ -355,6 +439,11 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_byt
                 o["fnv1a64"].get<std::string>().c_str());
   }
   PrintDump(dump);
+  if (dump.contains("io")) std::printf("%s", IoCostText(costs).c_str());
+  for (const auto& k : dump.contains("kept") ? dump["kept"] : nlohmann::json::array()) {
+    std::printf("kept tensor %u: %u bytes fnv1a64 %s (valid after Invoke)\n", k["tensor"].get<uint32_t>(),
+                k["bytes"].get<uint32_t>(), k["fnv1a64"].get<std::string>().c_str());
+  }
 }
 
 // --optimize: the model rewritten for the runtime (graph/optimize.h) replaces `bytes`. Returns an
@@ -379,8 +468,11 @@ int Run(const RunArgs& a) {
     if (failed >= 0) return failed;
   }
   const std::string planner = plan::FindPlanner(a.planner)->name;  // the option accepts registry names only
+  RunIo io;
+  const Status resolved = ResolveRunIo(a, *bytes, &io);
+  if (!resolved.ok()) return ReportError("run", resolved);
   RunPlan plan;
-  const Status set_up = SetUpPlan(*bytes, Kernels(a), planner, &plan);
+  const Status set_up = SetUpPlan(*bytes, Kernels(a), planner, io.selection, &plan);
   if (!set_up.ok()) return ReportError("run", set_up);
   uint32_t min_bytes = 0;
   size_t arena_bytes = a.arena_bytes;
@@ -398,6 +490,11 @@ int Run(const RunArgs& a) {
   if (s != rt::StatusCode::kOk) return Fail(s, interp.error_message());
   const Status verified = VerifyRecorded(*plan.recorded);
   if (!verified.ok()) return ReportError("run", verified);
+  std::vector<uint32_t> externals;
+  const rt::StatusCode bound = BindOwnBuffers(interp, &io, &externals);
+  if (bound != rt::StatusCode::kOk) return Fail(bound, interp.error_message());
+  const Status measured = MeasureRunIo(a, *bytes, planner, externals, &io);
+  if (!measured.ok()) return ReportError("run", measured);
   Invoked r;
   const int failed = InvokeAll(a, interp, (*dump)->dumper.get(), &r);
   if (failed >= 0) return failed;
@@ -405,10 +502,14 @@ int Run(const RunArgs& a) {
   nlohmann::json dumped;
   const int code = FinishDump(a, planner, **dump, &dumped);
   if (code == kExitBadInput) return code;  // reported; 1 (the dumps differ) still prints the run
+  if (a.io.any()) {
+    dumped["io"] = IoCostJson(io.costs);
+    dumped["kept"] = KeptJson(interp, io);
+  }
   if (a.format == "json") {
     PrintJson(a, planner, interp, arena_bytes, min_bytes, r, std::move(dumped));
   } else {
-    PrintText(a, interp, min_bytes, r, dumped);
+    PrintText(a, interp, min_bytes, r, dumped, io.costs);
   }
   return code;
 }
@@ -445,6 +546,7 @@ void RegisterRun(CLI::App& root, int& exit_code) {
       ->needs("--dump-tensors");
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--optimize", args->optimize, "rewrite the model for the runtime first (as optimize --for arenaplan)");
+  AddIoOptions(*cmd, &args->io);
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
 

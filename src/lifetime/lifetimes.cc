@@ -48,8 +48,10 @@ std::pair<int32_t, int32_t> SubgraphAndOp(const Index& index, uint32_t global_op
   return {s, static_cast<int32_t>(global_op - index.op_base[static_cast<size_t>(s)])};
 }
 
-// The global indices of the tensors TFLM plans (rules::NeedsAllocating), ascending.
-std::vector<uint32_t> PlannedTensors(const model::Model& model, const Index& index, const rules::OfflinePlan& offline) {
+// The global indices of the tensors TFLM plans (rules::NeedsAllocating), ascending, less the
+// external I/O (appended to *external).
+std::vector<uint32_t> PlannedTensors(const model::Model& model, const Index& index, const rules::OfflinePlan& offline,
+                                     rules::ExternalIo io, std::vector<uint32_t>* external) {
   const std::vector<bool> var_handle = VarHandleOutputs(model, index);
   std::vector<uint32_t> planned;
   for (size_t s = 0; s < model.subgraphs.size(); ++s) {
@@ -58,7 +60,8 @@ std::vector<uint32_t> PlannedTensors(const model::Model& model, const Index& ind
       const uint32_t global = index.tensor_base[s] + static_cast<uint32_t>(t);
       if (rules::NeedsAllocating(tensor.has_data || var_handle[global], tensor.is_variable, *tensor.bytes,
                                  rules::OfflineOffset(offline, global))) {
-        planned.push_back(global);
+        const bool is_external = s == 0 && rules::IsExternalTensor(index.view.subgraph(0), global, io);
+        (is_external ? *external : planned).push_back(global);
       }
     }
   }
@@ -86,15 +89,19 @@ Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& opt
     const rules::ModelFile file{model.file_data, model.file_size};
     ARENAPLAN_RETURN_IF_ERROR(StatusOf(rules::ReadOfflinePlan(index.view, file, &offline, &error), error.text));
   }
-  const std::vector<uint32_t> planned = PlannedTensors(model, index, offline);
+  Lifetimes result;
+  const std::vector<uint32_t> planned = PlannedTensors(model, index, offline, options.external_io, &result.external);
+  const auto num_planned = static_cast<uint32_t>(planned.size());
   std::vector<rules::PlanBuffer> marks(planned.size() + options.scratch.size());
   int32_t steps = 0;
-  ARENAPLAN_RETURN_IF_ERROR(StatusOf(
-      rules::MarkLifetimes(index.view, planned.data(), static_cast<uint32_t>(planned.size()), options.scratch.data(),
-                           static_cast<uint32_t>(options.scratch.size()), marks.data(), &error, &steps),
-      error.text));
-
-  Lifetimes result;
+  ARENAPLAN_RETURN_IF_ERROR(
+      StatusOf(rules::MarkLifetimes(index.view, planned.data(), num_planned, options.scratch.data(),
+                                    static_cast<uint32_t>(options.scratch.size()), marks.data(), &error, &steps),
+               error.text));
+  ARENAPLAN_RETURN_IF_ERROR(
+      StatusOf(rules::ExtendKeptLifetimes(index.view, planned.data(), num_planned, options.keep.data(),
+                                          static_cast<uint32_t>(options.keep.size()), steps, marks.data(), &error),
+               error.text));
   result.steps = steps;
   auto add = [&](BufferLifetime b, uint64_t bytes, const rules::PlanBuffer& mark, int64_t offline_offset) {
     b.bytes = bytes;

@@ -11,6 +11,7 @@
 
 #include "model/model.h"
 #include "plan/problem.h"
+#include "rules/io_options.h"
 #include "rules/plan_buffer.h"
 #include "util/result.h"
 
@@ -26,6 +27,10 @@ struct Options {
   uint32_t alignment = 16;              // sizes are rounded up to this (TFLM: 16)
   std::vector<ScratchRequest> scratch;  // in request (= op) order; TFLM numbers them 0..n-1
   bool use_offline_plan = true;         // honour the model's OfflineMemoryAllocation
+  // Application-owned I/O and kept tensors (rules/io_options.h): external inputs / outputs of
+  // subgraph 0 are left out; kept tensors (subgraph-0 indices) live to the end of the run.
+  rules::ExternalIo external_io = rules::ExternalIo::kNone;
+  std::vector<uint32_t> keep;
 };
 
 // One planned buffer, in TFLM's AddBuffer order: tensors of subgraph 0, 1, ..., then scratch.
@@ -45,12 +50,13 @@ struct BufferLifetime {
 
 struct Lifetimes {
   std::vector<BufferLifetime> buffers;
-  int64_t steps = 0;  // the final value of the time counter
+  int64_t steps = 0;               // the final value of the time counter
+  std::vector<uint32_t> external;  // subgraph-0 tensors TFLM would plan, left to the application
 };
 
-// Fails on what TFLM would reject while planning (rules::CheckPlannable: STRING or other unsized
-// tensor types, non-zero intermediates -> Unsupported), on a malformed offline plan and on
-// scratch requests out of op order or naming no op (InvalidArgument). The model must come from
+// Fails on a kept index that is not a tensor of subgraph 0 (InvalidArgument), on what TFLM would reject while planning
+// (rules::CheckPlannable: STRING or other unsized tensor types, non-zero intermediates -> Unsupported), on a malformed
+// offline plan and on scratch requests out of op order or naming no op (InvalidArgument). The model must come from
 // model::ReadModel (the walk reads its flatbuffer).
 Result<Lifetimes> ComputeLifetimes(const model::Model& model, const Options& options = {});
 

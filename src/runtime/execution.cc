@@ -225,7 +225,8 @@ bool Interpreter::PlannedRegion(uint8_t** base, uint32_t* bytes) {
 }
 
 // A view built from the flatbuffer: constants point into the model, other tensors at their arena
-// offset once they have one (planned tensors after planning, VAR_HANDLE outputs from prepare on).
+// offset once they have one (planned tensors after planning, VAR_HANDLE outputs from prepare on),
+// external I/O at the application's buffer once bound.
 TensorView Interpreter::View(uint32_t s, int32_t index) const {
   TensorView v;
   if (model_.model == nullptr || tables_.tensor_offset == nullptr || s >= model_.counts.subgraphs || index < 0 ||
@@ -245,7 +246,11 @@ TensorView Interpreter::View(uint32_t s, int32_t index) const {
     v.bytes = static_cast<uint32_t>(rules::TypeBytes(t.type()) != 0 ? bytes : size);
   } else {
     v.bytes = static_cast<uint32_t>(bytes);
-    if (off != kNoData) v.data = ArenaPtr(arena_, off);
+    if (off != kNoData) {
+      v.data = ArenaPtr(arena_, off);
+    } else if (s == 0 && external_.io != ExternalIo::kNone) {
+      v.data = ExternalData(model_, external_, static_cast<uint32_t>(index));  // the application's buffer
+    }
   }
   const tfl::QuantizationParameters* q = t.quantization();
   if (q != nullptr && rules::Size(q->scale()) > 0) {

@@ -16,6 +16,7 @@ struct Pass {
   const BoundModel& model;
   TailTables* tables;
   const rules::OfflinePlan& offline;
+  rules::ExternalIo io;
   PlanBuffer* bufs = nullptr;
   uint32_t num_tensors = 0;  // planned tensors: buffers [0, num_tensors)
   uint32_t num_requests = 0;
@@ -28,13 +29,18 @@ struct Pass {
 };
 
 // TFLM's needs_allocating for global tensor t; a tensor a kernel pointed at persistent data in
-// prepare has data already (its offset is set), like a constant.
-bool Planned(const BoundModel& model, const TailTables& tables, const rules::OfflinePlan& offline, uint32_t t) {
+// prepare has data already (its offset is set), like a constant. External I/O is not planned.
+bool Planned(const BoundModel& model, const TailTables& tables, const rules::OfflinePlan& offline, rules::ExternalIo io,
+             uint32_t t) {
   const tfl::Tensor& tensor = model.tensor(t);
   uint64_t size = 0;
   const bool has_data = model.ConstantData(tensor, &size) != nullptr || tables.tensor_offset[t] != kNoData;
-  return rules::NeedsAllocating(has_data, tensor.is_variable(), rules::TensorBytes(tensor),
-                                rules::OfflineOffset(offline, t));
+  if (!rules::NeedsAllocating(has_data, tensor.is_variable(), rules::TensorBytes(tensor),
+                              rules::OfflineOffset(offline, t))) {
+    return false;
+  }
+  return io == rules::ExternalIo::kNone || t >= rules::Size(model.subgraph(0).tensors()) ||
+         !rules::IsExternalTensor(model.subgraph(0), t, io);
 }
 
 uint32_t Aligned(uint64_t bytes) {
@@ -46,7 +52,7 @@ void CollectBuffers(Pass& p, const Arena& arena) {
   auto* planned = reinterpret_cast<uint32_t*>(p.workspace);
   uint32_t b = 0;
   for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
-    if (!Planned(p.model, *p.tables, p.offline, t)) continue;
+    if (!Planned(p.model, *p.tables, p.offline, p.io, t)) continue;
     planned[b] = t;
     p.bufs[b++] = PlanBuffer{Aligned(rules::TensorBytes(p.model.tensor(t))), -1, -1,
                              rules::OfflineOffset(p.offline, t)};
@@ -56,11 +62,12 @@ void CollectBuffers(Pass& p, const Arena& arena) {
   }
 }
 
-StatusCode CheckCompiledPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_bytes, ErrorText* error) {
+// `what` names the plan ("compiled plan", "offline plan").
+StatusCode CheckPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_bytes, const char* what, ErrorText* error) {
   // A compiled plan is trusted for nothing: two buffers live at the same time must not overlap.
   for (uint32_t i = 0; i < n; ++i) {
     if (static_cast<uint64_t>(bufs[i].offset) + bufs[i].size > head_bytes) {
-      SetError(error, "compiled plan: buffer %u ends at %u, beyond head_bytes %u", i,
+      SetError(error, "%s: buffer %u ends at %u, beyond head_bytes %u", what, i,
                static_cast<uint32_t>(bufs[i].offset + bufs[i].size), head_bytes);
       return StatusCode::kBadArgument;
     }
@@ -71,7 +78,7 @@ StatusCode CheckCompiledPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_b
       const bool apart = end_i <= static_cast<uint64_t>(bufs[j].offset) ||
                          end_j <= static_cast<uint64_t>(bufs[i].offset);
       if (live_together && !apart && bufs[i].size > 0 && bufs[j].size > 0) {
-        SetError(error, "compiled plan: buffers %u and %u are live together and overlap", i, j);
+        SetError(error, "%s: buffers %u and %u are live together and overlap", what, i, j);
         return StatusCode::kBadArgument;
       }
     }
@@ -82,14 +89,15 @@ StatusCode CheckCompiledPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_b
 StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText* error) {
   const uint32_t n = p.count();
   const uint32_t per_tensor = p.model.counts.tensors + p.num_requests;
-  if (plan.offsets == nullptr || (plan.count != per_tensor && plan.count != n)) {
+  if ((plan.offsets == nullptr && plan.count > 0) || (plan.count != per_tensor && plan.count != n)) {
     SetError(error, "compiled plan has %u offsets; expected %u (per tensor + scratch) or %u (per planned buffer)",
              plan.count, per_tensor, n);
     return StatusCode::kBadArgument;
   }
   uint32_t b = 0;
   for (uint32_t i = 0; i < plan.count; ++i) {
-    const bool planned = plan.count == n || i >= p.model.counts.tensors || Planned(p.model, *p.tables, p.offline, i);
+    const bool planned = plan.count == n || i >= p.model.counts.tensors ||
+                         Planned(p.model, *p.tables, p.offline, p.io, i);
     if (!planned) continue;
     if (plan.offsets[i] < 0) {
       SetError(error, "compiled plan entry %u is %d for a buffer that needs memory", i, plan.offsets[i]);
@@ -97,7 +105,7 @@ StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText*
     }
     p.bufs[b++].offset = plan.offsets[i];
   }
-  return CheckCompiledPlan(p.bufs, n, plan.head_bytes, error);
+  return CheckPlan(p.bufs, n, plan.head_bytes, "compiled plan", error);
 }
 
 void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
@@ -124,6 +132,10 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* recor
   // The workspace now holds the placement's order and next arrays.
   auto* order = reinterpret_cast<uint16_t*>(p.workspace);
   RT_RETURN_IF_ERROR(rules::PlaceBuffers(p.bufs, n, rules::kBufferAlignment, rule, order, order + n, head, error));
+  // A model's own plan was made for its tensors' plain lifetimes: kept tensors may now overlap.
+  if (p.offline.present() && options.num_keep_tensors > 0) {
+    RT_RETURN_IF_ERROR(CheckPlan(p.bufs, n, *head, "offline plan with kept tensors", error));
+  }
   if (options.compiled_plan != nullptr && !p.offline.present() && options.compiled_plan->head_bytes > *head) {
     *head = options.compiled_plan->head_bytes;
   }
@@ -134,7 +146,7 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* recor
 void AssignOffsets(const Pass& p) {
   uint32_t b = 0;
   for (uint32_t t = 0; t < p.model.counts.tensors; ++t) {
-    if (Planned(p.model, *p.tables, p.offline, t))
+    if (Planned(p.model, *p.tables, p.offline, p.io, t))
       p.tables->tensor_offset[t] = static_cast<uint32_t>(p.bufs[b++].offset);
   }
   for (uint32_t r = 0; r < p.num_requests; ++r) {
@@ -172,9 +184,11 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   }
   rules::OfflinePlan offline;
   RT_RETURN_IF_ERROR(rules::ReadOfflinePlan(model.index, model.file, &offline, error));
-  Pass p{model, tables, offline};
+  Pass p{model, tables, offline, options.external_io};
   p.num_requests = num_requests;
-  for (uint32_t t = 0; t < model.counts.tensors; ++t) p.num_tensors += Planned(model, *tables, offline, t) ? 1 : 0;
+  for (uint32_t t = 0; t < model.counts.tensors; ++t) {
+    p.num_tensors += Planned(model, *tables, offline, p.io, t) ? 1 : 0;
+  }
   const uint32_t n = p.count();  // <= kMaxPlanBuffers by limits.h
   uint32_t bufs_off = 0, work_off = 0;
   RT_RETURN_IF_ERROR(
@@ -183,8 +197,12 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   p.bufs = reinterpret_cast<PlanBuffer*>(ArenaPtr(*arena, bufs_off));
   p.workspace = ArenaPtr(*arena, work_off);
   CollectBuffers(p, *arena);
-  RT_RETURN_IF_ERROR(rules::MarkLifetimes(model.index, reinterpret_cast<const uint32_t*>(p.workspace), p.num_tensors,
-                                          p.requests(*arena), num_requests, p.bufs, error));
+  const auto* planned = reinterpret_cast<const uint32_t*>(p.workspace);
+  int32_t steps = 0;
+  RT_RETURN_IF_ERROR(rules::MarkLifetimes(model.index, planned, p.num_tensors, p.requests(*arena), num_requests, p.bufs,
+                                          error, &steps));
+  RT_RETURN_IF_ERROR(rules::ExtendKeptLifetimes(model.index, planned, p.num_tensors, options.keep_tensors,
+                                                options.num_keep_tensors, steps, p.bufs, error));
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
   RT_RETURN_IF_ERROR(Place(p, options, record, &head, error));

@@ -29,6 +29,8 @@ StatusCode Interpreter::AllocateTensors() {
   RT_RETURN_IF_ERROR(AllocateTailTables(model_, resolver_, &arena_, &tables_, &record_, &error_));
   RT_RETURN_IF_ERROR(PrepareAll());
   RT_RETURN_IF_ERROR(PlanHead(model_, options_, num_requests_, &arena_, &tables_, &record_, &error_));
+  RT_RETURN_IF_ERROR(
+      AllocateExternalTable(model_, options_.external_io, &arena_, &external_, &record_.external_table_bytes, &error_));
   record_.head_bytes = arena_.head;
   record_.tail_bytes = ArenaTailBytes(arena_);
   record_.min_arena_bytes = ArenaMinimumBytes(arena_);
@@ -43,11 +45,28 @@ StatusCode Interpreter::Invoke() {
     SetError(&error_, "Invoke before a successful AllocateTensors");
     return StatusCode::kBadState;
   }
+  RT_RETURN_IF_ERROR(CheckExternalBound(model_, tables_, external_, &error_));
   depth_ = 0;
   ops_run_ = 0;
   const StatusCode s = RunSubgraph(0);
   SetCurrent(0, 0);
   return s;
+}
+
+StatusCode Interpreter::BindInput(uint32_t i, void* data, size_t bytes) {
+  if (state_ != State::kAllocated) {
+    SetError(&error_, "BindInput before a successful AllocateTensors");
+    return StatusCode::kBadState;
+  }
+  return BindExternal(model_, tables_, &external_, false, i, data, bytes, &error_);
+}
+
+StatusCode Interpreter::BindOutput(uint32_t i, void* data, size_t bytes) {
+  if (state_ != State::kAllocated) {
+    SetError(&error_, "BindOutput before a successful AllocateTensors");
+    return StatusCode::kBadState;
+  }
+  return BindExternal(model_, tables_, &external_, true, i, data, bytes, &error_);
 }
 
 StatusCode Interpreter::Reset() {

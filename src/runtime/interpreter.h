@@ -32,6 +32,7 @@
 #include "rules/greedy.h"
 #include "rules/plan_buffer.h"
 #include "runtime/arena.h"
+#include "runtime/external_io.h"
 #include "runtime/kernel_api.h"
 #include "runtime/model_binding.h"
 #include "runtime/op_resolver.h"
@@ -86,6 +87,13 @@ struct InterpreterOptions {
   uint64_t max_ops_per_invoke = 0;
   OpCallback after_op = nullptr;  // optional, see OpCallback
   void* after_op_user = nullptr;  // passed to after_op
+  // Application-owned I/O (external_io.h): these subgraph-0 inputs / outputs get no head memory;
+  // bind a buffer to each with BindInput / BindOutput before Invoke.
+  rules::ExternalIo external_io = rules::ExternalIo::kNone;
+  // Kept tensors (subgraph-0 indices): planned to live to the end of the run, so their bytes are
+  // still valid after Invoke. A plan from the model or a CompiledPlan must have been made so.
+  const uint32_t* keep_tensors = nullptr;
+  uint32_t num_keep_tensors = 0;
 };
 
 // Where the arena went (filled during AllocateTensors; the "recording mode" figures).
@@ -101,6 +109,7 @@ struct MemoryRecord {
   uint32_t subgraph_table_bytes = 0;  // 8 per subgraph (+8): first tensor / op of each subgraph
   uint32_t resource_table_bytes = 0;  // one entry per VAR_HANDLE op
   uint32_t resource_bytes = 0;        // resource variables' data
+  uint32_t external_table_bytes = 0;  // one pointer per subgraph-0 input and output (external_io)
   uint32_t planning_temp_bytes = 0;   // peak temp use while planning (freed afterwards)
   uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
@@ -116,6 +125,13 @@ class Interpreter final : private KernelContext {
   Interpreter& operator=(const Interpreter&) = delete;
 
   StatusCode AllocateTensors();
+  // External I/O (InterpreterOptions::external_io), after AllocateTensors: binds the application's
+  // buffer to input / output i for every later Invoke (rebinding is allowed). kBadArgument, naming
+  // the tensor, when i is not an external tensor or the buffer is null, shorter than the tensor or
+  // not 16-byte aligned (kArenaAlignment). Views of the tensor then point at the buffer.
+  StatusCode BindInput(uint32_t i, void* data, size_t bytes);
+  StatusCode BindOutput(uint32_t i, void* data, size_t bytes);
+  // Fails (kBadState) while an external tensor has no buffer bound.
   StatusCode Invoke();
   // Restores the state right after AllocateTensors: variable tensors refilled (zero / zero point),
   // resource variables refilled with their default, every kernel's reset hook run (CALL_ONCE runs
@@ -191,8 +207,9 @@ class Interpreter final : private KernelContext {
   Arena arena_;
   ErrorText error_;
   MemoryRecord record_;
-  BoundModel model_;   // the checked flatbuffer and its tensor / op numbering
-  TailTables tables_;  // per-tensor offsets, kernels, op data, scratch offsets, resources
+  BoundModel model_;          // the checked flatbuffer and its tensor / op numbering
+  TailTables tables_;         // per-tensor offsets, kernels, op data, scratch offsets, resources
+  ExternalBuffers external_;  // the application's I/O buffers
   State state_ = State::kCreated;
 
   // Prepare: scratch requests wait at the head's start until planning.
