@@ -1,7 +1,5 @@
 // Application-owned I/O (InterpreterOptions::external_io, BindInput / BindOutput) and kept tensors
-// (InterpreterOptions::keep_tensors) on a hand-worked chain:
-//   in [1,4] --ADD(in, c)--> t1 --ADD(t1, t1)--> t2 --RESHAPE--> out [4]     (float32, 16 B each)
-// TFLM's lifetimes: in [0,1], t1 [1,2], t2 [2,3], out [3,3].
+// (InterpreterOptions::keep_tensors) on the hand-worked chain of chain_testutil.h.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,32 +8,11 @@
 #include <vector>
 
 #include "model/writer.h"
+#include "runtime/chain_testutil.h"
 #include "runtime/interpreter.h"
 
 namespace arenaplan::rt {
 namespace {
-
-using MT = model::TensorType;
-
-std::vector<uint8_t> Chain() {
-  model::ModelSpec spec;
-  const uint32_t add = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::ADD));
-  const uint32_t reshape = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::RESHAPE));
-  const float half[4] = {0.5f, 0.5f, 0.5f, 0.5f};
-  std::vector<uint8_t> c(sizeof(half));
-  std::memcpy(c.data(), half, sizeof(half));
-  const uint32_t cb = model::AddBuffer(spec, c);
-  model::SubgraphSpec sg;
-  sg.tensors = {model::TensorSpec{"in", MT::kFloat32, {1, 4}}, model::TensorSpec{"c", MT::kFloat32, {1, 4}, cb},
-                model::TensorSpec{"t1", MT::kFloat32, {1, 4}}, model::TensorSpec{"t2", MT::kFloat32, {1, 4}},
-                model::TensorSpec{"out", MT::kFloat32, {4}}};
-  sg.inputs = {0};
-  sg.outputs = {4};
-  sg.operators = {model::OperatorSpec{add, {0, 1}, {2}}, model::OperatorSpec{add, {2, 2}, {3}},
-                  model::OperatorSpec{reshape, {3}, {4}}};
-  spec.subgraphs.push_back(sg);
-  return model::WriteModel(spec);
-}
 
 // 16-aligned storage for an arena or an application buffer.
 struct Aligned {
@@ -47,7 +24,7 @@ struct Aligned {
 };
 
 struct ChainRun {
-  explicit ChainRun(InterpreterOptions opts) : model(Chain()), arena(4096) {
+  explicit ChainRun(InterpreterOptions opts) : model(ChainModel()), arena(4096) {
     interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data, 4096, opts);
   }
   std::vector<uint8_t> model;

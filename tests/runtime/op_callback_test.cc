@@ -13,32 +13,11 @@
 #include <vector>
 
 #include "model/writer.h"
+#include "runtime/chain_testutil.h"
 #include "runtime/interpreter.h"
 
 namespace arenaplan::rt {
 namespace {
-
-using MT = model::TensorType;
-
-std::vector<uint8_t> ChainModel() {
-  model::ModelSpec spec;
-  const uint32_t add = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::ADD));
-  const uint32_t reshape = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::RESHAPE));
-  std::vector<uint8_t> half(16);
-  const float c[4] = {0.5f, 0.5f, 0.5f, 0.5f};
-  std::memcpy(half.data(), c, sizeof c);
-  const uint32_t cbuf = model::AddBuffer(spec, half);
-  model::SubgraphSpec sg;
-  sg.tensors = {model::TensorSpec{"in", MT::kFloat32, {1, 4}}, model::TensorSpec{"c", MT::kFloat32, {1, 4}, cbuf},
-                model::TensorSpec{"t1", MT::kFloat32, {1, 4}}, model::TensorSpec{"t2", MT::kFloat32, {1, 4}},
-                model::TensorSpec{"out", MT::kFloat32, {4}}};
-  sg.inputs = {0};
-  sg.outputs = {4};
-  sg.operators = {model::OperatorSpec{add, {0, 1}, {2}}, model::OperatorSpec{add, {2, 2}, {3}},
-                  model::OperatorSpec{reshape, {3}, {4}}};
-  spec.subgraphs.push_back(sg);
-  return model::WriteModel(spec);
-}
 
 struct Seen {
   std::vector<uint32_t> ops;
