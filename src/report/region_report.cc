@@ -48,6 +48,17 @@ std::string BaselineLine(const plan::RegionProblem& rp, const plan::RegionBaseli
   return line;
 }
 
+// How many buffers region r holds and the bytes they move.
+std::pair<int64_t, int64_t> RegionTotals(const plan::RegionProblem& rp, const RegionPlan& plan, size_t r) {
+  int64_t count = 0, traffic = 0;
+  for (size_t i = 0; i < plan.region.size(); ++i) {
+    if (plan.region[i] != r) continue;
+    ++count;
+    traffic += rp.traffic[i];
+  }
+  return {count, traffic};
+}
+
 void RegionTable(const RegionPlannedModel& pm, std::string* out) {
   const auto& rp = *pm.problem;
   const auto& plan = pm.result->plan;
@@ -56,12 +67,7 @@ void RegionTable(const RegionPlannedModel& pm, std::string* out) {
                 "buffers", "traffic B", "access cost");
   *out += line;
   for (size_t r = 0; r < rp.regions.size(); ++r) {
-    int64_t count = 0, traffic = 0;
-    for (size_t i = 0; i < plan.region.size(); ++i) {
-      if (plan.region[i] != r) continue;
-      ++count;
-      traffic += rp.traffic[i];
-    }
+    const auto [count, traffic] = RegionTotals(rp, plan, r);
     std::snprintf(line, sizeof line, "  %-12s %12lld %6lld %12lld %8lld %14lld %16lld\n", rp.regions[r].name.c_str(),
                   static_cast<long long>(rp.regions[r].capacity), static_cast<long long>(rp.regions[r].cost),
                   static_cast<long long>(plan.used[r]), static_cast<long long>(count), static_cast<long long>(traffic),
@@ -93,12 +99,7 @@ nlohmann::json RegionPlanToJson(const RegionPlannedModel& pm) {
   j["offline_plan_ignored"] = pm.offline_plan_ignored;
   nlohmann::json regions = nlohmann::json::array();
   for (size_t r = 0; r < rp.regions.size(); ++r) {
-    int64_t count = 0, traffic = 0;
-    for (size_t i = 0; res.fits && i < res.plan.region.size(); ++i) {
-      if (res.plan.region[i] != r) continue;
-      ++count;
-      traffic += rp.traffic[i];
-    }
+    const auto [count, traffic] = RegionTotals(rp, res.plan, r);
     regions.push_back({{"name", rp.regions[r].name},
                        {"capacity", rp.regions[r].capacity},
                        {"cost", rp.regions[r].cost},
@@ -113,18 +114,11 @@ nlohmann::json RegionPlanToJson(const RegionPlannedModel& pm) {
                             : nlohmann::json({{"min_bytes", res.shortfall_min}, {"max_bytes", res.shortfall_max}});
   nlohmann::json arr = nlohmann::json::array();
   for (size_t i = 0; i < bufs.size(); ++i) {
-    const auto& b = bufs[i];
-    const bool is_tensor = b.tensor >= 0;
-    arr.push_back({{"id", b.id},
-                   {"subgraph", is_tensor ? nlohmann::json(b.subgraph) : nlohmann::json(nullptr)},
-                   {"tensor", is_tensor ? nlohmann::json(b.tensor) : nlohmann::json(nullptr)},
-                   {"name", b.name},
-                   {"size", rp.problem.buffers[i].size},
-                   {"first", b.first},
-                   {"last", b.last},
-                   {"traffic", rp.traffic[i]},
-                   {"region", res.fits ? nlohmann::json(rp.regions[res.plan.region[i]].name) : nlohmann::json(nullptr)},
-                   {"offset", res.fits ? nlohmann::json(res.plan.offsets[i]) : nlohmann::json(nullptr)}});
+    nlohmann::json b = BufferToJson(bufs[i], rp.problem.buffers[i].size);
+    b["traffic"] = rp.traffic[i];
+    b["region"] = res.fits ? nlohmann::json(rp.regions[res.plan.region[i]].name) : nlohmann::json(nullptr);
+    b["offset"] = res.fits ? nlohmann::json(res.plan.offsets[i]) : nlohmann::json(nullptr);
+    arr.push_back(std::move(b));
   }
   j["buffers"] = std::move(arr);
   return j;
