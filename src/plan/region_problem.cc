@@ -168,7 +168,7 @@ Bytes RegionShortfallLowerBound(const RegionProblem& rp, size_t* largest_buffer)
   Bytes largest_region = 0, total = 0;
   for (const Region& r : rp.regions) {
     largest_region = std::max(largest_region, r.capacity);
-    total += r.capacity;
+    total = std::min(total + r.capacity, kMaxTotalBytes);  // no overflow; live bytes stay below it
   }
   size_t largest = 0;
   const auto& bufs = rp.problem.buffers;

@@ -109,6 +109,17 @@ TEST(RegionPlanner, RejectsBadRegions) {
   EXPECT_NE(msg({{"a", 64, 1}}, {-1}).find("traffic out of range"), std::string::npos);
 }
 
+TEST(RegionPlanner, HugeRegionsDoNotOverflow) {
+  // 64 regions of 2^60 bytes each sum beyond int64: the bounds must saturate (UBSan checks).
+  std::vector<Region> regions;
+  for (int r = 0; r < 64; ++r) regions.push_back({"r" + std::to_string(r), kMaxTotalBytes, 1 + r});
+  auto r = PlanRegions(Make(MakeProblem({{16, 0, 0}}), {32}, regions));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_TRUE(r->fits);
+  EXPECT_EQ(r->plan.cost, 32);
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
+}
+
 // An independent check: can these buffers share `cap` bytes? First fit over every order of the
 // buffers (complete: placing an optimal packing's buffers by ascending offset with first fit puts
 // each at or below its own offset), written without the planners' code.
