@@ -49,14 +49,14 @@ report::PlannedModel PlannedModelData::View(const std::string& model, const std:
   return v;
 }
 
-Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
-  auto out = std::make_unique<PlannedModelData>();
+Status LoadLifetimes(const PlanningArgs& args, bool use_offline_plan, ModelLifetimes* out) {
   auto loaded = LoadModel(args.model);
   if (!loaded.ok()) return loaded.status();
   out->loaded = std::move(loaded).value();
   const model::Model& m = out->loaded->model;
 
   lifetime::Options options;
+  options.use_offline_plan = use_offline_plan;
   out->alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
   if (!args.target.empty()) {
     auto target = tflm::FindTarget(args.target);
@@ -70,6 +70,16 @@ Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   auto lifetimes = lifetime::ComputeLifetimes(m, options);
   if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
   out->lifetimes = std::move(lifetimes).value();
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
+  auto out = std::make_unique<PlannedModelData>();
+  ModelLifetimes ml;
+  ARENAPLAN_RETURN_IF_ERROR(LoadLifetimes(args, true, &ml));
+  out->loaded = std::move(ml.loaded);
+  out->lifetimes = std::move(ml.lifetimes);
+  out->alignment = ml.alignment;
   out->problem = lifetime::ToProblem(out->lifetimes, out->alignment);
   out->lower_bound = plan::LiveBytesLowerBound(out->problem);
 
