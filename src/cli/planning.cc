@@ -52,6 +52,23 @@ report::PlannedModel PlannedModelData::View(const std::string& model, const std:
 
 namespace {
 
+// The lifetime options every planning command shares: alignment (--alignment, else the target's)
+// and, with --target, the kernels' scratch requests.
+Result<lifetime::Options> BaseOptions(const PlanningArgs& args, const model::Model& m, uint32_t* alignment) {
+  lifetime::Options options;
+  *alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
+  if (!args.target.empty()) {
+    auto target = tflm::FindTarget(args.target);
+    if (!target.ok()) return target.status();
+    if (args.alignment == 0) *alignment = (*target)->buffer_alignment;
+    auto scratch = tflm::ScratchRequests(m, **target);
+    if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
+    options.scratch = std::move(scratch).value();
+  }
+  options.alignment = *alignment;
+  return options;
+}
+
 // Lifetimes and the verified plan of the problem changed by `io`.
 Status PlanWith(const PlanningArgs& args, const model::Model& m, lifetime::Options options, const IoSelection& io,
                 PlannedModelData* out) {
@@ -75,24 +92,33 @@ Status PlanWith(const PlanningArgs& args, const model::Model& m, lifetime::Optio
 
 }  // namespace
 
+Status LoadLifetimes(const PlanningArgs& args, bool use_offline_plan, ModelLifetimes* out) {
+  auto loaded = LoadModel(args.model);
+  if (!loaded.ok()) return loaded.status();
+  out->loaded = std::move(loaded).value();
+  const model::Model& m = out->loaded->model;
+  auto options = BaseOptions(args, m, &out->alignment);
+  if (!options.ok()) return options.status();
+  options->use_offline_plan = use_offline_plan;
+  auto io = ResolveIo(m, args.io);  // applied, its cost not measured (plan --region)
+  if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
+  options->external_io = io->external_io;
+  options->keep = io->keep;
+  auto lifetimes = lifetime::ComputeLifetimes(m, *options);
+  if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
+  out->lifetimes = std::move(lifetimes).value();
+  return Status::Ok();
+}
+
 Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   auto out = std::make_unique<PlannedModelData>();
   auto loaded = LoadModel(args.model);
   if (!loaded.ok()) return loaded.status();
   out->loaded = std::move(loaded).value();
   const model::Model& m = out->loaded->model;
-
-  lifetime::Options options;
-  out->alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
-  if (!args.target.empty()) {
-    auto target = tflm::FindTarget(args.target);
-    if (!target.ok()) return target.status();
-    if (args.alignment == 0) out->alignment = (*target)->buffer_alignment;
-    auto scratch = tflm::ScratchRequests(m, **target);
-    if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
-    options.scratch = std::move(scratch).value();
-  }
-  options.alignment = out->alignment;
+  auto base = BaseOptions(args, m, &out->alignment);
+  if (!base.ok()) return base.status();
+  const lifetime::Options options = std::move(base).value();
   auto io = ResolveIo(m, args.io);
   if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
   ARENAPLAN_RETURN_IF_ERROR(PlanWith(args, m, options, *io, out.get()));

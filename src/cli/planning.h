@@ -30,6 +30,16 @@ void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& wh
 
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args);
 
+struct ModelLifetimes {
+  std::unique_ptr<LoadedModel> loaded;
+  lifetime::Lifetimes lifetimes;
+  uint32_t alignment = 0;  // the one used: --alignment, else the target's
+};
+
+// Load the model, add the target's kernel scratch requests, compute the lifetimes (with or
+// without the model's offline plan, with --external-io / --keep applied); used by PlanModelRegions.
+Status LoadLifetimes(const PlanningArgs& args, bool use_offline_plan, ModelLifetimes* out);
+
 struct PlannedModelData {
   std::unique_ptr<LoadedModel> loaded;
   lifetime::Lifetimes lifetimes;

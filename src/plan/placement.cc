@@ -6,15 +6,6 @@
 namespace arenaplan::plan {
 namespace {
 
-Offset FirstFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
-  Offset cand = 0;
-  for (const Span& s : placed) {
-    if (s.offset - cand >= size) break;
-    cand = AlignUp(std::max(cand, s.end), alignment);
-  }
-  return cand;
-}
-
 Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
   Offset top = 0;  // end of the merged occupied range seen so far
   Offset best = -1;
@@ -33,6 +24,15 @@ Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
 }
 
 }  // namespace
+
+Offset FirstFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
+  Offset cand = 0;
+  for (const Span& s : placed) {
+    if (s.offset - cand >= size) break;
+    cand = AlignUp(std::max(cand, s.end), alignment);
+  }
+  return cand;
+}
 
 std::vector<uint32_t> OnlineBuffers(const Problem& problem) {
   std::vector<uint32_t> out;
@@ -60,7 +60,7 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
     // Both walks only see the union of these ranges, so equal offsets may come in any order.
     index->SortedOccupied(i, &placed);
     const Buffer& b = bufs[i];
-    plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFit(placed, b.size, b.alignment)
+    plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFitOffset(placed, b.size, b.alignment)
                                                  : BestFit(placed, b.size, b.alignment);
     index->Insert(i, plan.offsets[i]);
   }

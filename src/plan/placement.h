@@ -32,6 +32,10 @@ using StopFn = std::function<bool()>;
 Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
                   const StopFn& stop = {});
 
+// TFLM's first-fit walk over `placed` (ascending offsets, as SortedOccupied gives): the lowest
+// aligned offset where `size` bytes fit. O(placed).
+Offset FirstFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment);
+
 // The online buffers of `problem` in add order (fixed ones left out).
 std::vector<uint32_t> OnlineBuffers(const Problem& problem);
 

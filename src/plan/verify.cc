@@ -146,6 +146,8 @@ const char* ViolationName(Violation kind) {
     case Violation::kOverlap: return "overlap";
     case Violation::kHeightMismatch: return "height-mismatch";
     case Violation::kBadBuffer: return "bad-buffer";
+    case Violation::kBadRegion: return "bad-region";
+    case Violation::kCostMismatch: return "cost-mismatch";
   }
   return "unknown";
 }
@@ -162,6 +164,59 @@ VerifyReport VerifyPlan(const Problem& problem, const Plan& plan, size_t max_err
   const std::vector<size_t> ids = c.CheckBuffers();
   if (!c.Full()) c.Sweep(ids);
   return c.report;
+}
+
+namespace {
+
+// One region's buffers as a plain plan, verified; issues mapped back to rp.problem's indices.
+void VerifyOneRegion(const RegionProblem& rp, const RegionPlan& plan, uint32_t r, size_t max_errors,
+                     VerifyReport* out) {
+  const std::vector<uint32_t> members = RegionMembers(plan.region, r);
+  const Problem sub = RegionSubproblem(rp, members, r);
+  Plan local;
+  for (uint32_t i : members) local.offsets.push_back(plan.offsets[i]);
+  local.height = plan.used[r];
+  auto global = [&](size_t k) -> size_t { return k < members.size() ? members[k] : 0; };
+  for (VerifyIssue issue : VerifyPlan(sub, local, max_errors).errors) {
+    issue.message = "region '" + rp.regions[r].name + "': " + issue.message + " (region buffer " +
+                    std::to_string(issue.a) + " = buffer " + std::to_string(global(issue.a)) + ", " +
+                    std::to_string(issue.b) + " = " + std::to_string(global(issue.b)) + ")";
+    issue.a = global(issue.a);
+    issue.b = global(issue.b);
+    if (out->errors.size() < max_errors) out->errors.push_back(std::move(issue));
+  }
+}
+
+}  // namespace
+
+VerifyReport VerifyRegionPlan(const RegionProblem& rp, const RegionPlan& plan, size_t max_errors) {
+  VerifyReport out;
+  const size_t n = rp.problem.buffers.size();
+  if (plan.region.size() != n || plan.offsets.size() != n || plan.used.size() != rp.regions.size()) {
+    out.errors.push_back({Violation::kWrongCount, 0, 0,
+                          "region plan has " + std::to_string(plan.region.size()) + " regions and " +
+                              std::to_string(plan.offsets.size()) + " offsets for " + std::to_string(n) + " buffers, " +
+                              std::to_string(plan.used.size()) + " heights for " + std::to_string(rp.regions.size()) +
+                              " regions"});
+    return out;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (plan.region[i] < rp.regions.size()) continue;
+    out.errors.push_back({Violation::kBadRegion, i, i,
+                          DescribeBuffer(rp.problem, i) + ": region " + std::to_string(plan.region[i]) +
+                              " out of range (" + std::to_string(rp.regions.size()) + " regions)"});
+    return out;
+  }
+  for (uint32_t r = 0; r < rp.regions.size() && out.errors.size() < max_errors; ++r) {
+    VerifyOneRegion(rp, plan, r, max_errors, &out);
+  }
+  const Cost cost = AssignmentCost(rp, plan.region);
+  if (plan.cost != cost && out.errors.size() < max_errors) {
+    out.errors.push_back(
+        {Violation::kCostMismatch, 0, 0,
+         "region plan says cost " + std::to_string(plan.cost) + ", its assignment costs " + std::to_string(cost)});
+  }
+  return out;
 }
 
 }  // namespace arenaplan::plan

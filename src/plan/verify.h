@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "plan/problem.h"
+#include "plan/region_problem.h"
 
 namespace arenaplan::plan {
 
@@ -21,6 +22,8 @@ enum class Violation {
   kOverlap,         // two time-overlapping buffers share bytes (at least one of them online)
   kHeightMismatch,  // Plan::height != max(offset + size)
   kBadBuffer,       // the problem itself is malformed (size <= 0, first > last, alignment <= 0)
+  kBadRegion,       // region plans: a buffer's region index out of range
+  kCostMismatch,    // region plans: RegionPlan::cost != the assignment's cost
 };
 const char* ViolationName(Violation kind);
 
@@ -45,5 +48,11 @@ struct VerifyReport {
 // leaves with offset < e and end > o, found by descending only into subtrees whose max end > o.
 // O(n log n + k log n) for k conflicting pairs.
 VerifyReport VerifyPlan(const Problem& problem, const Plan& plan, size_t max_errors = 16);
+
+// Region plans (plan/region_problem.h): one region per buffer, each in range; per region, the
+// buffers it holds checked by VerifyPlan as a plain problem with the region's capacity (so every
+// check above holds within each region, and used[r] is that region's height); the cost equal to
+// the assignment's. Issues carry indices into rp.problem; messages name the region. O(n log n).
+VerifyReport VerifyRegionPlan(const RegionProblem& rp, const RegionPlan& plan, size_t max_errors = 16);
 
 }  // namespace arenaplan::plan

@@ -40,6 +40,17 @@ LivePeak PeakOf(const plan::Problem& p) {
 
 nlohmann::json PeakToJson(const LivePeak& peak) { return {{"step", peak.step}, {"live_bytes", peak.bytes}}; }
 
+nlohmann::json BufferToJson(const lifetime::BufferLifetime& b, plan::Bytes size) {
+  const bool is_tensor = b.tensor >= 0;
+  return {{"id", b.id},
+          {"subgraph", is_tensor ? nlohmann::json(b.subgraph) : nlohmann::json(nullptr)},
+          {"tensor", is_tensor ? nlohmann::json(b.tensor) : nlohmann::json(nullptr)},
+          {"name", b.name},
+          {"size", size},
+          {"first", b.first},
+          {"last", b.last}};
+}
+
 nlohmann::json PlanToJson(const PlannedModel& pm) {
   const auto& bufs = pm.lifetimes->buffers;
   const auto& plan = pm.result->plan;
@@ -56,17 +67,10 @@ nlohmann::json PlanToJson(const PlannedModel& pm) {
   j["peak"] = PeakToJson(PeakOf(*pm.problem));
   nlohmann::json arr = nlohmann::json::array();
   for (size_t i = 0; i < bufs.size(); ++i) {
-    const auto& b = bufs[i];
-    const bool is_tensor = b.tensor >= 0;
-    arr.push_back({{"id", b.id},
-                   {"subgraph", is_tensor ? nlohmann::json(b.subgraph) : nlohmann::json(nullptr)},
-                   {"tensor", is_tensor ? nlohmann::json(b.tensor) : nlohmann::json(nullptr)},
-                   {"name", b.name},
-                   {"size", pm.problem->buffers[i].size},
-                   {"first", b.first},
-                   {"last", b.last},
-                   {"offset", plan.offsets[i]},
-                   {"fixed", pm.problem->buffers[i].fixed()}});
+    nlohmann::json b = BufferToJson(bufs[i], pm.problem->buffers[i].size);
+    b["offset"] = plan.offsets[i];
+    b["fixed"] = pm.problem->buffers[i].fixed();
+    arr.push_back(std::move(b));
   }
   j["buffers"] = std::move(arr);
   return j;

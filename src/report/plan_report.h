@@ -35,6 +35,10 @@ struct LivePeak {
 LivePeak PeakOf(const plan::Problem& problem);
 nlohmann::json PeakToJson(const LivePeak& peak);  // {"step", "live_bytes"}
 
+// One buffer's identity and lifetime as the JSON documents print it: {"id", "subgraph", "tensor",
+// "name", "size", "first", "last"} (subgraph and tensor null for scratch); `size` as planned.
+nlohmann::json BufferToJson(const lifetime::BufferLifetime& buffer, plan::Bytes size);
+
 nlohmann::json PlanToJson(const PlannedModel& planned);
 // Summary, what is alive at the peak, the buffer table and the timeline; lines fit 100 columns.
 std::string PlanToText(const PlannedModel& planned);

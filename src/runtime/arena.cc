@@ -4,8 +4,11 @@ namespace arenaplan::rt {
 
 namespace {
 
+// The lowest offset the tail may reach.
+uint32_t TailLimit(const Arena* a) { return a->temp > a->floor ? a->temp : a->floor; }
+
 void NotePeak(Arena* a) {
-  const uint32_t used = a->temp + (a->size - a->tail);
+  const uint32_t used = TailLimit(a) + (a->size - a->tail);
   if (used > a->peak) a->peak = used;
 }
 
@@ -37,10 +40,11 @@ StatusCode ArenaInit(Arena* arena, void* buffer, size_t bytes, ErrorText* error)
 
 StatusCode ArenaAllocTail(Arena* a, uint32_t bytes, uint32_t align, uint32_t* offset, ErrorText* error,
                           const char* what) {
-  const uint32_t room = a->tail - a->temp;  // temp >= head, so this checks both
+  const uint32_t limit = TailLimit(a);  // temp >= head, so this checks head, temp and floor
+  const uint32_t room = a->tail > limit ? a->tail - limit : 0;
   if (bytes > room) return Full(error, what, bytes, room);
   const uint32_t start = (a->tail - bytes) & ~(align - 1u);
-  if (start < a->temp) return Full(error, what, bytes + ((a->tail - bytes) - start), room);
+  if (start < limit) return Full(error, what, bytes + ((a->tail - bytes) - start), room);
   a->tail = start;
   *offset = start;
   NotePeak(a);

@@ -4,9 +4,11 @@
 //   [ HEAD (planned tensors, scratch) | TEMP (grows up) ... free ... | TAIL (persistent, grows down) ]
 //   0                              head                temp        tail                          size
 //
-// Invariant: head <= temp <= tail <= size. Every allocation is checked against all three. The
+// Invariant: head <= temp <= tail <= size, and floor <= tail once the tail holds anything (floor
+// is 0 except in a shared arena, shared_arena.h, where other models' heads lie below it; temp may
+// cover them, the tail may not). Every allocation is checked against all of them. The
 // usable size is rounded down to 16 so that the layout never depends on where the caller's buffer
-// ends; `peak` records the largest temp + tail footprint ever reached, which makes the smallest
+// ends; `peak` records the largest max(temp, floor) + tail footprint ever reached, which makes the smallest
 // working arena exact: AlignUp(peak, 16) (for a 16-aligned start). All operations are O(1).
 #pragma once
 
@@ -26,7 +28,8 @@ struct Arena {
   uint32_t head = 0;           // end of the head region
   uint32_t temp = 0;           // end of live temp allocations
   uint32_t tail = 0;           // start of the persistent region
-  uint32_t peak = 0;           // max over time of temp + (size - tail)
+  uint32_t peak = 0;           // max over time of max(temp, floor) + (size - tail)
+  uint32_t floor = 0;          // the tail never grows below this offset (a shared arena's other heads)
   uint32_t lost_at_start = 0;  // bytes skipped to align the caller's start
 };
 

@@ -18,13 +18,40 @@ Interpreter::Interpreter(const void* model, size_t model_bytes, const OpResolver
       arena_buffer_(arena),
       arena_size_(arena_bytes) {}
 
+Interpreter::Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, SharedArena* shared,
+                         const InterpreterOptions& options)
+    : Interpreter(model, model_bytes, resolver, nullptr, 0, options) {
+  shared_ = shared;
+}
+
+namespace {
+
+// In a shared arena the head is overwritten by the other models: a variable tensor the offline
+// plan put there would lose its state.
+StatusCode CheckStateInTail(const BoundModel& model, const TailTables& tables, const Arena& arena, ErrorText* error) {
+  for (uint32_t t = 0; t < model.counts.tensors; ++t) {
+    const uint32_t offset = tables.tensor_offset[t];
+    if (!model.tensor(t).is_variable() || offset == kNoData || offset >= arena.head) continue;
+    SetError(error, "variable tensor %u is in the head (offline plan): a shared arena overwrites it between models", t);
+    return StatusCode::kUnsupported;
+  }
+  return StatusCode::kOk;
+}
+
+}  // namespace
+
+StatusCode Interpreter::InitArena() {
+  if (shared_ == nullptr) return ArenaInit(&arena_, arena_buffer_, arena_size_, &error_);
+  return SharedArenaWindow(*shared_, &arena_, &error_);
+}
+
 StatusCode Interpreter::AllocateTensors() {
   if (state_ != State::kCreated) {
     SetError(&error_, "AllocateTensors called twice");
     return StatusCode::kBadState;
   }
   state_ = State::kFailed;
-  RT_RETURN_IF_ERROR(ArenaInit(&arena_, arena_buffer_, arena_size_, &error_));
+  RT_RETURN_IF_ERROR(InitArena());
   RT_RETURN_IF_ERROR(BindModel(model_bytes_, model_size_, &arena_, &model_, &record_.subgraph_table_bytes, &error_));
   RT_RETURN_IF_ERROR(AllocateTailTables(model_, resolver_, &arena_, &tables_, &record_, &error_));
   RT_RETURN_IF_ERROR(PrepareAll());
@@ -34,6 +61,10 @@ StatusCode Interpreter::AllocateTensors() {
   record_.head_bytes = arena_.head;
   record_.tail_bytes = ArenaTailBytes(arena_);
   record_.min_arena_bytes = ArenaMinimumBytes(arena_);
+  if (shared_ != nullptr) {
+    RT_RETURN_IF_ERROR(CheckStateInTail(model_, tables_, arena_, &error_));
+    SharedArenaAdd(shared_, arena_, &record_.shared_tail_bytes, &record_.shared_min_arena_bytes);
+  }
   error_.text[0] = '\0';
   error_.length = 0;
   state_ = State::kAllocated;

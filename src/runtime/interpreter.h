@@ -12,6 +12,11 @@
 // State that survives Invoke: variable tensors (tail, or head with an offline offset), resource
 // variables (fixed table + bytes in the tail) and kernels' op data (e.g. a noise estimate).
 //
+// Several models in one arena (heads overlaid, tails stacked; the rules are in shared_arena.h):
+//   SharedArena shared;  SharedArenaInit(&shared, arena, sizeof(arena), &error);
+//   Interpreter a(model_a, size_a, AllOpsResolver(), &shared), b(model_b, size_b, AllOpsResolver(), &shared);
+//   a.AllocateTensors(); b.AllocateTensors();   // then inputs, Invoke, outputs of one model at a time
+//
 // AllocateTensors runs three phases over the arena (see arena.h for the layout), each in its file:
 //   bind     (model_binding.h) verify the flatbuffer and run rules/'s structural checks, the
 //            same verdicts as the host tools; index tensors and ops over all subgraphs;
@@ -36,6 +41,7 @@
 #include "runtime/kernel_api.h"
 #include "runtime/model_binding.h"
 #include "runtime/op_resolver.h"
+#include "runtime/shared_arena.h"
 #include "runtime/status.h"
 #include "runtime/tail_tables.h"
 #include "runtime/tensor_view.h"
@@ -114,12 +120,19 @@ struct MemoryRecord {
   uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
   uint32_t min_arena_bytes = 0;  // smallest arena (16-aligned start) that works, exact
-  const char* plan_source = "";  // "offline", "compiled", "tflm-greedy", "tflm-order-best-fit"
+  // In a shared arena (shared_arena.h); min_arena_bytes is then the smallest window for this model.
+  uint32_t shared_tail_bytes = 0;       // bytes of the shared arena its tail takes (tail rounded up to 16)
+  uint32_t shared_min_arena_bytes = 0;  // smallest shared arena holding it and every model allocated before
+  const char* plan_source = "";         // "offline", "compiled", "tflm-greedy", "tflm-order-best-fit"
 };
 
 class Interpreter final : private KernelContext {
  public:
   Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, void* arena, size_t arena_bytes,
+              const InterpreterOptions& options = InterpreterOptions());
+  // In a shared arena with other interpreters: AllocateTensors takes the next window of `shared`
+  // (which must outlive this interpreter; see shared_arena.h for what survives other models' runs).
+  Interpreter(const void* model, size_t model_bytes, const OpResolver& resolver, SharedArena* shared,
               const InterpreterOptions& options = InterpreterOptions());
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
@@ -160,6 +173,7 @@ class Interpreter final : private KernelContext {
   enum class State : uint8_t { kCreated, kAllocated, kFailed };
 
   // Phases (interpreter.cc, execution.cc, head_planning.cc).
+  StatusCode InitArena();
   StatusCode PrepareAll();
   StatusCode RunSubgraph(uint32_t s);
   StatusCode RunKernelHook(uint32_t s, uint32_t op, StatusCode (*hook)(KernelContext&), const char* what);
@@ -203,6 +217,7 @@ class Interpreter final : private KernelContext {
   InterpreterOptions options_;
   void* arena_buffer_;
   size_t arena_size_;
+  SharedArena* shared_ = nullptr;  // set: arena_buffer_ / arena_size_ unused
 
   Arena arena_;
   ErrorText error_;

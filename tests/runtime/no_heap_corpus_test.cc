@@ -13,6 +13,7 @@
 
 #include "golden_testutil.h"
 #include "runtime/interpreter.h"
+#include "runtime/shared_arena.h"
 #include "support/shared_dir.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -130,6 +131,31 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
   }
   std::printf("ran %u models with the heap forbidden\n", ran);
   EXPECT_GT(ran, 0u);
+}
+
+// Two models in one shared arena (runtime/shared_arena.h), allocated and run in turn, heap forbidden.
+TEST(NoHeapTest, SharedArenaRunsWithoutHeap) {
+  REQUIRE_SHARED();
+  const std::vector<uint8_t> a = ReadFileBytes(*SharedDir() + "/models/tflm_micro_speech_int8.tflite");
+  const std::vector<uint8_t> b = ReadFileBytes(*SharedDir() + "/models/tflm_hello_world_int8.tflite");
+  std::vector<uint8_t> storage((1u << 20) + 16);
+  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  rt::StatusCode s[4] = {};
+  {
+    HeapGuard guard;
+    rt::SharedArena shared;
+    rt::ErrorText error;
+    (void)rt::SharedArenaInit(&shared, arena, 1u << 20, &error);
+    rt::Interpreter ia(a.data(), a.size(), rt::AllOpsResolver(), &shared);
+    rt::Interpreter ib(b.data(), b.size(), rt::AllOpsResolver(), &shared);
+    s[0] = ia.AllocateTensors();
+    s[1] = ib.AllocateTensors();
+    if (s[0] == rt::StatusCode::kOk && s[1] == rt::StatusCode::kOk) {
+      s[2] = ia.Invoke();
+      s[3] = ib.Invoke();
+    }
+  }
+  for (const rt::StatusCode c : s) EXPECT_EQ(c, rt::StatusCode::kOk);
 }
 
 }  // namespace
