@@ -15,14 +15,6 @@
 namespace arenaplan::rt {
 namespace {
 
-struct Aligned {
-  explicit Aligned(size_t bytes) : storage(bytes + 32) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-};
-
 struct RegionRun {
   RegionRun(std::vector<uint8_t> region_of, uint8_t* region_base, uint32_t region_bytes)
       : model(ChainModel()), arena(4096), regions(std::move(region_of)) {
