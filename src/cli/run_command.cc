@@ -22,8 +22,11 @@
 #include "cli/planning.h"
 #include "cli/running.h"
 #include "cli/tensor_dump.h"
+#include "model/device_status.h"
+#include "model/model.h"
 #include "report/printable.h"
 #include "runtime/interpreter.h"
+#include "runtime/test_inputs.h"
 
 namespace arenaplan::cli {
 namespace {
