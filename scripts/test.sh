@@ -23,7 +23,10 @@ echo "== fuzz: runtime model loading + AllocateTensors + Invoke (${fuzz_seconds}
 scripts/run-fuzzer.sh build-fuzz/fuzz/runtime_fuzzer "$fuzz_seconds"
 
 echo "== no-heap test (needs its own malloc, so it runs from a build without sanitizers)"
-cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARENAPLAN_BUILD_BENCH=OFF \
+# -O1 without debug info: this tree is only run (no-heap test, packages), and it compiles in about
+# a third less time than -O2 -g (best.cc 3.2 s -> 1.9 s, html_report.cc 11.8 s -> 7.4 s here).
+cmake -S . -B build-noheap -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DNDEBUG" \
+      "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -DNDEBUG" -DARENAPLAN_BUILD_BENCH=OFF \
       -DARENAPLAN_PYTHON=ON -DPython_EXECUTABLE=/usr/bin/python3 >/dev/null
 cmake --build build-noheap --target runtime_corpus_tests arenaplan _arenaplan -j "$jobs"
 build-noheap/tests/runtime_corpus_tests --gtest_filter='NoHeapTest.*'

@@ -23,6 +23,7 @@
 #include "cli/running.h"
 #include "cli/tensor_dump.h"
 #include "model/device_status.h"
+#include "model/model.h"
 #include "report/printable.h"
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
