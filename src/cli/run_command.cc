@@ -277,10 +277,12 @@ int Run(const RunArgs& a) {
                        " models: give one prefix per model, in the models' order",
                    kExitBadInput);
   }
+  if (!a.regions.empty()) return RunRegions(a);
   if (n == 1) return RunOne(a);
   if (!a.dump_tensors.empty())
     return RunFail("--dump-tensors takes one model (" + std::to_string(n) + " given)", kExitBadInput);
-  if (a.io.any()) return RunFail("--external-io / --keep take one model (" + std::to_string(n) + " given)", kExitBadInput);
+  if (a.io.any())
+    return RunFail("--external-io / --keep take one model (" + std::to_string(n) + " given)", kExitBadInput);
   return RunModels(a);
 }
 
@@ -326,6 +328,11 @@ void RegisterRun(CLI::App& root, int& exit_code) {
   cmd->add_option("--format", args->format, "text or json")->check(CLI::IsMember({"text", "json"}));
   cmd->add_flag("--optimize", args->optimize, "rewrite the model for the runtime first (as optimize --for arenaplan)");
   AddIoOptions(*cmd, &args->io);
+  cmd->add_option("--region", args->regions,
+                  "NAME:BYTES[:COST] (repeat): place the runtime's planned buffers over these memories "
+                  "(plan --region's planner), the first in the main arena's head, each other in a buffer of its "
+                  "own; one model")
+      ->allow_extra_args(false);
   cmd->callback([args, &exit_code] { exit_code = Run(*args); });
 }
 

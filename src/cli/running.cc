@@ -28,9 +28,9 @@ std::string ShapeString(const rt::TensorView& t) {
 
 std::vector<int32_t> Shape(const rt::TensorView& t) { return std::vector<int32_t>(t.dims, t.dims + t.rank); }
 
-// The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
-// `index[i]` is the problem buffer of runtime buffer i or -1.
-plan::Problem ToProblem(const RecordedPlan& r, std::vector<int64_t>* index) {
+}  // namespace
+
+plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index) {
   plan::Problem problem;
   index->assign(r.copy.count, -1);
   for (uint32_t i = 0; i < r.copy.count; ++i) {
@@ -49,10 +49,12 @@ plan::Problem ToProblem(const RecordedPlan& r, std::vector<int64_t>* index) {
   return problem;
 }
 
+namespace {
+
 // The runtime's problem planned on the host by `planner`, as one offset per runtime buffer.
 Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& planner, uint32_t* head) {
   std::vector<int64_t> index;
-  const plan::Problem problem = ToProblem(r, &index);
+  const plan::Problem problem = RecordedProblem(r, &index);
   auto planned = plan::PlanAndVerify(problem, planner);
   if (!planned.ok()) return planned.status();
   if (planned->plan.height > int64_t{rules::kMaxBufferBytes}) return Unsupported("the plan needs more than 2 GiB");
@@ -144,7 +146,7 @@ RecordedPlan::RecordedPlan()
 
 Status VerifyRecorded(const RecordedPlan& r) {
   std::vector<int64_t> index;
-  const plan::Problem problem = ToProblem(r, &index);
+  const plan::Problem problem = RecordedProblem(r, &index);
   plan::Plan plan;
   plan.offsets.assign(problem.buffers.size(), 0);
   for (uint32_t i = 0; i < r.copy.count; ++i) {

@@ -13,6 +13,7 @@
 
 #include "cli/io_options.h"
 #include "cli/tensor_dump.h"
+#include "plan/problem.h"
 #include "runtime/interpreter.h"
 #include "util/result.h"
 
@@ -27,11 +28,15 @@ struct RunArgs {
   std::string kernels = "portable";
   std::string format = "text";
   uint32_t invokes = 1;
-  std::string dump_tensors;  // folder for every op's outputs (Invoke 0; one model only)
-  std::string compare_with;  // a second dump to compare the new one with
-  bool optimize = false;     // rewrite for the runtime first (graph/optimize.h)
-  IoArgs io;                 // --external-io, --keep (one model only)
+  std::string dump_tensors;          // folder for every op's outputs (Invoke 0; one model only)
+  std::string compare_with;          // a second dump to compare the new one with
+  bool optimize = false;             // rewrite for the runtime first (graph/optimize.h)
+  IoArgs io;                         // --external-io, --keep (one model only)
+  std::vector<std::string> regions;  // --region NAME:BYTES[:COST]: a region plan (run_regions.cc)
 };
+
+// One model with a multi-region plan, one host buffer per region (run_regions.cc).
+int RunRegions(const RunArgs& a);
 
 // Several models in one shared arena (run_models.cc); `a.models.size() >= 2`.
 int RunModels(const RunArgs& a);
@@ -77,6 +82,9 @@ struct RunPlan {
 // `io` must outlive the interpreter (the options point at its kept tensors).
 Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernels, const std::string& planner,
                  const IoSelection& io, RunPlan* p);
+// The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
+// `index[i]` is the problem buffer of runtime buffer i or -1.
+plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index);
 // The plan the runtime used, checked by the independent verifier.
 Status VerifyRecorded(const RecordedPlan& r);
 

@@ -214,7 +214,7 @@ StatusCode Interpreter::RequestScratch(uint32_t bytes, int32_t* index) {
 
 void* Interpreter::GetScratch(int32_t index) {
   if (tables_.scratch_offset == nullptr || index < 0 || static_cast<uint32_t>(index) >= num_requests_) return nullptr;
-  return ArenaPtr(arena_, tables_.scratch_offset[index]);
+  return RegionPtr(arena_, options_.regions, options_.num_regions, tables_.scratch_offset[index]);
 }
 
 bool Interpreter::PlannedRegion(uint8_t** base, uint32_t* bytes) {
@@ -247,7 +247,7 @@ TensorView Interpreter::View(uint32_t s, int32_t index) const {
   } else {
     v.bytes = static_cast<uint32_t>(bytes);
     if (off != kNoData) {
-      v.data = ArenaPtr(arena_, off);
+      v.data = RegionPtr(arena_, options_.regions, options_.num_regions, off);  // planned: maybe a region
     } else if (s == 0 && external_.io != ExternalIo::kNone) {
       v.data = ExternalData(model_, external_, static_cast<uint32_t>(index));  // the application's buffer
     }

@@ -86,6 +86,35 @@ StatusCode CheckPlan(const PlanBuffer* bufs, uint32_t n, uint32_t head_bytes, co
   return StatusCode::kOk;
 }
 
+// A region plan: each buffer checked against its region's bytes, then moved to its virtual offset
+// (region_arenas.h), where the regions are disjoint and one overlap check covers them all.
+StatusCode ApplyRegions(const Pass& p, const CompiledPlan& plan, const InterpreterOptions& options, const Arena& arena,
+                        ErrorText* error) {
+  RT_RETURN_IF_ERROR(CheckRegionArenas(arena, options.regions, options.num_regions, error));
+  if (plan.head_bytes > arena.size) {
+    SetError(error, "compiled plan: region 0 needs a head of %u bytes, the arena has %u", plan.head_bytes, arena.size);
+    return StatusCode::kArenaFull;
+  }
+  for (uint32_t b = 0; b < p.count(); ++b) {
+    const uint32_t r = plan.regions[b];
+    if (r > options.num_regions) {
+      SetError(error, "compiled plan: buffer %u is in region %u; the interpreter has regions 0..%u", b, r,
+               options.num_regions);
+      return StatusCode::kBadArgument;
+    }
+    const uint32_t bytes = r == 0 ? plan.head_bytes : options.regions[r - 1].bytes;
+    const uint64_t end = static_cast<uint64_t>(p.bufs[b].offset) + p.bufs[b].size;
+    if (end > bytes) {
+      SetError(error, "compiled plan: buffer %u ends at %llu, beyond region %u's %u bytes", b,
+               static_cast<unsigned long long>(end), r, bytes);
+      return StatusCode::kBadArgument;
+    }
+    p.bufs[b].offset += static_cast<int32_t>(RegionStart(arena, options.regions, r));  // < 4 GiB: checked
+  }
+  const uint32_t limit = RegionStart(arena, options.regions, options.num_regions + 1);
+  return CheckPlan(p.bufs, p.count(), limit, "compiled plan", error);
+}
+
 StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText* error) {
   const uint32_t n = p.count();
   const uint32_t per_tensor = p.model.counts.tensors + p.num_requests;
@@ -105,6 +134,7 @@ StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText*
     }
     p.bufs[b++].offset = plan.offsets[i];
   }
+  if (plan.regions != nullptr) return StatusCode::kOk;  // checked per region by ApplyRegions
   return CheckPlan(p.bufs, n, plan.head_bytes, "compiled plan", error);
 }
 
@@ -118,13 +148,25 @@ void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
 }
 
 // The offsets: offline, compiled or online. *head = the plan's height.
-StatusCode Place(Pass& p, const InterpreterOptions& options, MemoryRecord* record, uint32_t* head, ErrorText* error) {
+StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena, MemoryRecord* record, uint32_t* head,
+                 ErrorText* error) {
   const uint32_t n = p.count();
   record->plan_source = p.offline.present() ? "offline" : "tflm-greedy";
   rules::GapRule rule = rules::GapRule::kFirstFit;
   if (!p.offline.present() && options.compiled_plan != nullptr) {
     RT_RETURN_IF_ERROR(ApplyCompiledPlan(p, *options.compiled_plan, error));
     record->plan_source = "compiled";
+    if (options.compiled_plan->regions != nullptr) {
+      if (options.compiled_plan->count != n) {
+        SetError(error, "compiled plan with regions has %u offsets; expected %u (one per planned buffer)",
+                 options.compiled_plan->count, n);
+        return StatusCode::kBadArgument;
+      }
+      RT_RETURN_IF_ERROR(ApplyRegions(p, *options.compiled_plan, options, arena, error));
+      *head = options.compiled_plan->head_bytes;
+      record->plan_source = "compiled regions";
+      return StatusCode::kOk;
+    }
   } else if (!p.offline.present() && options.planner == PlannerKind::kTflmOrderBestFit) {
     record->plan_source = "tflm-order-best-fit";
     rule = rules::GapRule::kBestFit;
@@ -205,7 +247,7 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
                                                 options.num_keep_tensors, steps, p.bufs, error));
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
-  RT_RETURN_IF_ERROR(Place(p, options, record, &head, error));
+  RT_RETURN_IF_ERROR(Place(p, options, *arena, record, &head, error));
   if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
   AssignOffsets(p);
   record->planning_temp_bytes = arena->temp - arena->head;
@@ -217,6 +259,11 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   // state or is left untouched on some Invokes (CIRCULAR_BUFFER, SignalStacker, SignalFramer)
   // then give the same bytes on any arena.
   std::memset(ArenaPtr(*arena, 0), 0, arena->head);
+  for (uint32_t k = 0; options.compiled_plan != nullptr && options.compiled_plan->regions != nullptr &&
+                       !offline.present() && k < options.num_regions;
+       ++k) {
+    std::memset(options.regions[k].base, 0, options.regions[k].bytes);
+  }
   RT_RETURN_IF_ERROR(AllocateVariables(model, tables, arena, record, error));
   FillVariables(model, *tables, *arena);
   return StatusCode::kOk;

@@ -41,6 +41,7 @@
 #include "runtime/kernel_api.h"
 #include "runtime/model_binding.h"
 #include "runtime/op_resolver.h"
+#include "runtime/region_arenas.h"
 #include "runtime/shared_arena.h"
 #include "runtime/status.h"
 #include "runtime/tail_tables.h"
@@ -54,10 +55,15 @@ using rules::PlanBuffer;
 // tensor (subgraph 0, then 1, ...) followed by one per scratch request (count = tensors + requests; entries of
 // unplanned tensors are ignored), or one per planned buffer in TFLM's AddBuffer order (count =
 // planned buffers). head_bytes is the head size the plan needs (checked: max(offset + size)).
+// Several memories (region_arenas.h): `regions` (optional, only with one entry per planned buffer)
+// gives each buffer's region, 0 = the main arena's head (head_bytes is then region 0's need),
+// r >= 1 = InterpreterOptions::regions[r - 1]; offsets are within the region. Every buffer must end
+// within its region and no two buffers live together may overlap within one.
 struct CompiledPlan {
   const int32_t* offsets;
   uint32_t count;
   uint32_t head_bytes;
+  const uint8_t* regions = nullptr;  // nullptr: everything in the main arena
 };
 
 // The runtime's online planners (rules/greedy.h).
@@ -100,6 +106,10 @@ struct InterpreterOptions {
   // still valid after Invoke. A plan from the model or a CompiledPlan must have been made so.
   const uint32_t* keep_tensors = nullptr;
   uint32_t num_keep_tensors = 0;
+  // The application's memories for regions 1..num_regions of a compiled plan (region_arenas.h);
+  // they must outlive the interpreter. Planned buffers only: PlanCopy then holds virtual offsets.
+  const RegionArena* regions = nullptr;
+  uint32_t num_regions = 0;
 };
 
 // Where the arena went (filled during AllocateTensors; the "recording mode" figures).

@@ -4,6 +4,7 @@
 // TFLM's lifetimes: in [0,1], t1 [1,2], t2 [2,3], out [3,3]; tensor indices in 0, c 1, t1 2, t2 3, out 4.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -12,6 +13,15 @@
 #include "schema/tflite_generated.h"
 
 namespace arenaplan::rt {
+
+// 16-aligned storage for an arena or an application buffer.
+struct Aligned {
+  explicit Aligned(size_t bytes) : storage(bytes + 32) {
+    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  }
+  std::vector<uint8_t> storage;
+  uint8_t* data;
+};
 
 inline std::vector<uint8_t> ChainModel() {
   model::ModelSpec spec;

@@ -14,15 +14,6 @@
 namespace arenaplan::rt {
 namespace {
 
-// 16-aligned storage for an arena or an application buffer.
-struct Aligned {
-  explicit Aligned(size_t bytes) : storage(bytes + 32) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-};
-
 struct ChainRun {
   explicit ChainRun(InterpreterOptions opts) : model(ChainModel()), arena(4096) {
     interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data, 4096, opts);
