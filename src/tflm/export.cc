@@ -13,16 +13,6 @@
 namespace arenaplan::tflm {
 namespace {
 
-Result<lifetime::Lifetimes> LifetimesWithScratch(const model::Model& m, const Target& target, bool use_offline) {
-  auto scratch = ScratchRequests(m, target);
-  if (!scratch.ok()) return scratch.status();
-  lifetime::Options opt;
-  opt.alignment = target.buffer_alignment;
-  opt.scratch = *scratch;
-  opt.use_offline_plan = use_offline;
-  return lifetime::ComputeLifetimes(m, opt);
-}
-
 // Plans (verified, with the target's alignment) and turns the plan into one offset per tensor
 // (variables and unplanned: -1).
 Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::Lifetimes& lt, const Target& target,
@@ -88,7 +78,10 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   }
   if (existing_head) r.original_head_bytes = *existing_head;  // what TFLM does with the input
 
-  auto lt = LifetimesWithScratch(*m, target, /*use_offline=*/false);
+  auto options = LifetimeOptionsFor(*m, target);
+  if (!options.ok()) return options.status();
+  options->use_offline_plan = false;
+  auto lt = lifetime::ComputeLifetimes(*m, *options);
   if (!lt.ok()) return lt.status();
   // The chosen planner first; if TFLM's online scratch placement around the fixed tensors would
   // not land on the planned head, fall back to tflm-greedy (which TFLM reproduces by definition).
