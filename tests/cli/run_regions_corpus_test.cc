@@ -1,6 +1,9 @@
 // `arenaplan run MODEL --region A --region B` on every corpus model with golden io: the runtime
 // runs a two-region plan (the first region half the model's single-arena head, the second large),
 // so most models are split across both memories, and every output byte equals TFLM's golden bytes.
+// `export --c-header --region` on models with golden io: the header's arrays, read back from its
+// text, run in the runtime as firmware would use them (runtime_header_testutil.h) and give the golden
+// bytes; its ARENA_BYTES is the smallest main arena that works.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_testutil.h"
+#include "cli/runtime_header_testutil.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -63,6 +67,56 @@ TEST(RunRegionsCorpus, TwoRegionPlansGiveTheGoldenOutputs) {
   EXPECT_GE(split, checked / 2);  // most models really use both memories
   std::printf("%d models run with two regions (%d split across both), %d with an offline plan refused\n", checked,
               split, offline);
+}
+
+// Three models of different shapes (a CNN, a DS-CNN, a person detector with int8 I/O); the first
+// region holds half the runtime's single-arena head, the second the rest.
+TEST(ExportRegionsCorpus, TheHeadersPlanRunsInTheRuntimeWithTheGoldenOutputs) {
+  REQUIRE_SHARED();
+  const std::string io = *SharedDir() + "/golden/tflm-x86_64/io";
+  for (const std::string name : {"mlperf_vww_mobilenet_int8", "mlperf_kws_dscnn_int8", "tflm_person_detect_int8"}) {
+    SCOPED_TRACE(name);
+    const std::string model = *SharedDir() + "/models/" + name + ".tflite";
+    const CliRun one = RunCli({"run", model, "--format", "json"});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const uint64_t head = nlohmann::json::parse(one.out)["head_bytes"].get<uint64_t>();
+    const uint64_t first = head / 2 / 16 * 16;
+    const std::string header = TempDir() + "/" + name + ".h";
+    const CliRun r = RunCli({"export", model, "--c-header", header, "--region", "fast:" + std::to_string(first) + ":1",
+                             "--region", "big:256M:4"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = ReadText(header);
+    const RuntimeHeader h = ParseRuntimeHeader(text);
+    ASSERT_EQ(h.region_count, 2) << text;
+    ASSERT_EQ(h.offsets.size(), static_cast<size_t>(h.plan_count));
+    ASSERT_EQ(h.regions.size(), h.offsets.size());
+    ASSERT_EQ(h.region_bytes.size(), 2u);
+    EXPECT_LE(h.region_bytes[0], static_cast<int64_t>(first));
+    EXPECT_EQ(h.head_bytes, h.region_bytes[0]);
+    EXPECT_GT(h.region_bytes[1], 0) << "half the head cannot hold it all";
+    EXPECT_NE(std::count(h.regions.begin(), h.regions.end(), 0), 0);
+    EXPECT_NE(std::count(h.regions.begin(), h.regions.end(), 1), 0);
+    EXPECT_NE(text.find("static const char* const " + name + "_region_names[2] = {\"fast\", \"big\"};"),
+              std::string::npos);
+
+    std::vector<std::vector<uint8_t>> inputs;
+    for (int k = 0; fs::exists(io + "/" + name + ".in" + std::to_string(k) + ".bin"); ++k) {
+      inputs.push_back(ReadFileBytes(io + "/" + name + ".in" + std::to_string(k) + ".bin"));
+    }
+    ASSERT_FALSE(inputs.empty());
+    const auto bytes = ReadFileBytes(model);
+    const HeaderRun run = RunWithHeader(bytes, h, inputs);
+    ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
+    ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
+    int k = 0;
+    for (; fs::exists(io + "/" + name + ".out" + std::to_string(k) + ".bin"); ++k) {
+      ASSERT_LT(static_cast<size_t>(k), run.outputs.size());
+      EXPECT_EQ(run.outputs[k], ReadFileBytes(io + "/" + name + ".out" + std::to_string(k) + ".bin")) << "output " << k;
+    }
+    EXPECT_EQ(static_cast<size_t>(k), run.outputs.size());
+    // ARENA_BYTES is the smallest main arena: 16 bytes less does not allocate.
+    EXPECT_EQ(RunWithHeader(bytes, h, inputs, h.arena_bytes - 16).allocate, rt::StatusCode::kArenaFull);
+  }
 }
 
 }  // namespace
