@@ -196,7 +196,12 @@ std::string RenderRuntimeHeader(const RuntimePlanHeader& h, const std::string& m
     << "#define " << upper << "_ARENA_BYTES " << h.arena_bytes << "u\n"
     << "#define " << upper << "_HEAD_BYTES " << h.head_bytes << "u\n"
     << "#define " << upper << "_PLAN_COUNT " << h.offsets.size() << "u\n"
-    << "#define " << upper << "_REGION_COUNT " << (regions ? h.region_table.size() : 0) << "u\n"
+    << "#define " << upper << "_REGION_COUNT " << (regions ? h.region_table.size() : 0) << "u\n";
+  for (size_t r = 0; regions && r < h.region_table.size(); ++r) {  // for static buffers in linker sections
+    o << "#define " << upper << "_REGION" << r << "_BYTES " << h.region_table[r].used_bytes << "u  // "
+      << h.region_table[r].name << (r == 0 ? ": the main arena's head\n" : "\n");
+  }
+  o
     << "// InterpreterOptions::external_io (0 none, 1 inputs, 2 outputs, 3 both: bind them before Invoke)\n"
     << "#define " << upper << "_EXTERNAL_IO " << +h.external_io << "u\n"
     << "#define " << upper << "_KEEP_COUNT " << h.keep.size() << "u\n\n";

@@ -93,6 +93,8 @@ TEST_F(ExportCliTest, RegionHeaderRunsInTheRuntimeLikeItsOwnPlan) {
   EXPECT_EQ(h.region_count, 2);
   ASSERT_EQ(h.region_bytes.size(), 2u);
   EXPECT_EQ(h.head_bytes, h.region_bytes[0]);
+  EXPECT_EQ(HeaderMacro(text, "REGION0_BYTES"), h.region_bytes[0]);
+  EXPECT_EQ(HeaderMacro(text, "REGION1_BYTES"), h.region_bytes[1]);
   EXPECT_LE(h.region_bytes[0], 8192);
   EXPECT_GE(h.region_bytes[0] + h.region_bytes[1], 14336);  // the live bytes at the demo's peak (README)
   EXPECT_EQ(h.external_io, 0);

@@ -26,7 +26,7 @@ struct Aligned {
 
 int64_t HeaderMacro(const std::string& text, const std::string& name) {
   std::smatch m;
-  if (!std::regex_search(text, m, std::regex("#define \\w+_" + name + " (\\d+)u\\n"))) return -1;
+  if (!std::regex_search(text, m, std::regex("#define \\w+_" + name + " (\\d+)u\\b"))) return -1;
   return std::stoll(m[1]);
 }
 
