@@ -4,9 +4,10 @@
 // With --region, --external-io or --keep the header is for arenaplan's runtime instead: the
 // runtime's own problem (its --kernels' scratch requests) planned over the regions or in one arena
 // (cli/runtime_plan.h, the plan `run --region` runs), proven by one AllocateTensors on the host,
-// as rt::CompiledPlan arrays. Stock TFLM's offline plan can say none of these (one arena, and -1
-// means "TFLM plans it", never "outside the arena"; TFLM places kernel scratch online over a kept
-// tensor's bytes once its own lifetime ends), so -o is refused with them (exit 2).
+// as rt::CompiledPlan arrays. Stock TFLM's offline plan can say neither regions (one arena) nor
+// external I/O (-1 means "TFLM plans it", never "outside the arena"), so -o is refused with them
+// (exit 2). --keep with -o is the .tflite for stock TFLM, accepted only when TFLM's own online
+// placement of the kernel scratch buffers cannot overlap the kept tensors (tflm/export.h).
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -35,7 +36,9 @@ struct ExportArgs {
   IoArgs io;                         // --external-io, --keep: a runtime header
   std::string kernels = "portable";  // the runtime's resolver a runtime header is planned for
   bool target_given = false;
-  bool runtime() const { return !regions.empty() || io.any(); }
+  // --region and --external-io exist for the runtime only; --keep for both: with -o the .tflite
+  // for stock TFLM keeps it (checked against TFLM's scratch placement), without -o the runtime header.
+  bool runtime() const { return !regions.empty() || io.external_io != "none" || (!io.keep.empty() && out.empty()); }
 };
 
 Status WriteBytes(const std::string& path, const void* data, size_t size) {
@@ -62,10 +65,6 @@ std::string TflmRefusal(const ExportArgs& a) {
   if (a.io.external_io != "none") {
     return "-o: TFLM's offline plan cannot put a tensor outside the arena (-1 means TFLM plans it online); "
            "--external-io goes to --c-header only (for arenaplan's runtime)";
-  }
-  if (!a.io.keep.empty()) {
-    return "-o: TFLM plans kernel scratch buffers online with the tensors' own lifetimes and may reuse a kept "
-           "tensor's bytes; --keep goes to --c-header only (for arenaplan's runtime)";
   }
   return "";
 }
@@ -185,7 +184,21 @@ void RegisterExport(CLI::App& root, int& exit_code) {
       exit_code = ReportError("export", bytes.status());
       return;
     }
-    auto result = tflm::ExportOfflinePlan(bytes->data(), bytes->size(), **target, args->planner);
+    std::vector<uint32_t> keep;
+    if (!args->io.keep.empty()) {  // names -> subgraph-0 indices
+      auto m = model::ReadModel(bytes->data(), bytes->size());
+      if (!m.ok()) {
+        exit_code = ReportError("export", Status(m.status().code(), args->model + ": " + m.status().message()));
+        return;
+      }
+      auto io = ResolveIo(*m, args->io);
+      if (!io.ok()) {
+        exit_code = ReportError("export", Status(io.status().code(), args->model + ": " + io.status().message()));
+        return;
+      }
+      keep = io->keep;
+    }
+    auto result = tflm::ExportOfflinePlan(bytes->data(), bytes->size(), **target, args->planner, keep);
     if (!result.ok()) {
       exit_code = ReportError("export", result.status());
       return;

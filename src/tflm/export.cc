@@ -8,6 +8,7 @@
 #include "model/offline_plan.h"
 #include "model/writer.h"
 #include "plan/plan_and_verify.h"
+#include "plan/verify.h"
 #include "tflm/sha256.h"
 
 namespace arenaplan::tflm {
@@ -38,6 +39,34 @@ Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::
   return offsets;
 }
 
+// Kept tensors (lifetimes extended to the end) in a .tflite for stock TFLM: the tensors' offsets
+// are fixed by the plan, but TFLM places the kernel scratch buffers online, by its greedy planner
+// around the fixed offsets, with the tensors' own lifetimes, so a scratch buffer may land on a
+// kept tensor after the tensor's own last use. TFLM's placement on the exported copy, checked
+// against the kept lifetimes (the plan was verified on them already; only scratch can differ).
+Status CheckKeptAgainstTflmScratch(const model::Model& copy, const Target& target, const lifetime::Lifetimes& kept) {
+  auto options = LifetimeOptionsFor(copy, target);  // the offline plan honoured, nothing kept: as TFLM
+  if (!options.ok()) return options.status();
+  auto tflm = lifetime::ComputeLifetimes(copy, *options);
+  if (!tflm.ok()) return tflm.status();
+  if (tflm->buffers.size() != kept.buffers.size()) return Internal("the exported copy plans other buffers");
+  auto placed = plan::FindPlanner("tflm-greedy")->run(lifetime::ToProblem(*tflm, target.buffer_alignment), {});
+  if (!placed.ok()) return placed.status();
+  const plan::Problem problem = lifetime::ToProblem(kept, target.buffer_alignment);
+  plan::Plan as_tflm;
+  as_tflm.offsets = placed->plan.offsets;
+  as_tflm.height = plan::PlanHeight(problem, as_tflm.offsets);
+  const plan::VerifyReport report = plan::VerifyPlan(problem, as_tflm);
+  if (report.ok()) return Status::Ok();
+  const plan::VerifyIssue& e = report.errors.front();
+  const bool a_is_scratch = kept.buffers[e.a].tensor < 0;
+  const lifetime::BufferLifetime& a = kept.buffers[a_is_scratch ? e.b : e.a];  // the tensor
+  const lifetime::BufferLifetime& b = kept.buffers[a_is_scratch ? e.a : e.b];  // the scratch buffer
+  return Infeasible("--keep: TFLM would place " + b.id + " '" + b.name + "' over " + a.id + " '" + a.name +
+                    "' (it plans kernel scratch online with the tensors' own lifetimes); the .tflite cannot keep "
+                    "it: write --c-header without -o for arenaplan's runtime");
+}
+
 std::string Identifier(const std::string& s) {
   std::string out;
   for (char c : s) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
@@ -64,7 +93,7 @@ void CArray(std::ostringstream& o, const char* type, const std::string& name, co
 }  // namespace
 
 Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
-                                       const std::string& planner) {
+                                       const std::string& planner, const std::vector<uint32_t>& keep) {
   ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
   ExportResult r;
   r.input_sha256 = Sha256Hex(bytes, size);
@@ -88,7 +117,7 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   // A valid existing plan (e.g. Vela's, which overlaps buffers TFLM never uses together) may beat
   // anything a planner finds without it; it is then kept rather than replaced by a worse one.
   std::optional<uint64_t> existing_head;
-  if (model::FindOfflinePlanMetadata(*m) && model::ValidateOfflinePlan(*m).ok()) {
+  if (keep.empty() && model::FindOfflinePlanMetadata(*m) && model::ValidateOfflinePlan(*m).ok()) {
     auto with_plan = ComputeArenaSize(*m, target, "tflm-greedy", /*use_offline_plan=*/true);
     if (with_plan.ok() && with_plan->allocates) existing_head = with_plan->head_bytes;
   }
@@ -97,6 +126,7 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   auto options = LifetimeOptionsFor(*m, target);
   if (!options.ok()) return options.status();
   options->use_offline_plan = false;
+  options->keep = keep;
   auto lt = lifetime::ComputeLifetimes(*m, *options);
   if (!lt.ok()) return lt.status();
   // The chosen planner first; if TFLM's online scratch placement around the fixed tensors would
@@ -113,6 +143,14 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
     ARENAPLAN_RETURN_IF_ERROR(model::ValidateOfflinePlan(*reread));
     auto sized = ComputeArenaSize(*reread, target, "tflm-greedy");
     if (!sized.ok()) return sized.status();
+    if (!keep.empty() && sized->allocates && sized->head_bytes == height) {
+      const Status kept = CheckKeptAgainstTflmScratch(*reread, target, *lt);
+      if (!kept.ok() && p != "tflm-greedy") {
+        r.warnings.push_back("planner '" + p + "': " + kept.message() + "; trying tflm-greedy");
+        continue;
+      }
+      ARENAPLAN_RETURN_IF_ERROR(kept);
+    }
     if (sized->allocates && sized->head_bytes == height && existing_head && *existing_head < height) {
       r.warnings.push_back("the existing offline plan needs a smaller head (" + std::to_string(*existing_head) +
                            " bytes) than planner '" + p + "' (" + std::to_string(height) + "); it is kept");

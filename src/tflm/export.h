@@ -32,9 +32,12 @@ struct ExportResult {
 };
 
 // Fails when the model cannot be read, TFLM cannot run it, the plan does not verify, or the
-// exported copy does not reproduce the planned head.
+// exported copy does not reproduce the planned head. `keep` (subgraph-0 tensor indices): planned
+// to live to the end, and accepted only when TFLM's own online placement of the kernel scratch
+// buffers (its greedy planner around the fixed offsets, with the tensors' unextended lifetimes)
+// cannot overlap them; else Infeasible naming the scratch buffer and the tensor.
 Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
-                                       const std::string& planner);
+                                       const std::string& planner, const std::vector<uint32_t>& keep = {});
 
 // The C header: arena size (smallest working arena), head size, the per-tensor offset table and a
 // comment naming model sha256, target and planner. `symbol` prefixes every name (a C identifier).
