@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "support/shared_dir.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -79,6 +80,15 @@ std::vector<uint8_t> Pattern(size_t n) {
   return v;
 }
 
+// The header's plan runs the demo on one input pattern with the outputs of the runtime's own plan.
+void ExpectOwnPlanOutputs(const std::vector<uint8_t>& model, const RuntimeHeader& h) {
+  const std::vector<uint8_t> in = Pattern(16 * 16 * 3 * 4);
+  const HeaderRun run = RunWithHeader(model, h, {in});
+  ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
+  ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
+  EXPECT_EQ(run.outputs, OwnPlanOutputs(model, in));
+}
+
 // The demo's runtime head is 18432 bytes (`run`: 15 buffers, the largest a_conv3x3 of 8192 bytes).
 TEST_F(ExportCliTest, RegionHeaderRunsInTheRuntimeLikeItsOwnPlan) {
   const std::string header = dir_ + "/demo_regions.h";
@@ -104,14 +114,8 @@ TEST_F(ExportCliTest, RegionHeaderRunsInTheRuntimeLikeItsOwnPlan) {
             std::string::npos)
       << text;
 
-  std::ifstream f(demo_, std::ios::binary);
-  const std::vector<uint8_t> model((std::istreambuf_iterator<char>(f)), {});
-  const std::vector<uint8_t> in = Pattern(16 * 16 * 3 * 4);
-  const HeaderRun run = RunWithHeader(model, h, {in});
-  ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
-  ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
-  EXPECT_EQ(run.outputs, OwnPlanOutputs(model, in));
-  EXPECT_EQ(RunWithHeader(model, h, {in}, h.arena_bytes - 16).allocate, rt::StatusCode::kArenaFull);
+  ExpectOwnPlanOutputs(ReadFileBytes(demo_), h);
+  EXPECT_EQ(RunWithHeader(ReadFileBytes(demo_), h, {}, h.arena_bytes - 16).allocate, rt::StatusCode::kArenaFull);
 }
 
 TEST_F(ExportCliTest, ExternalIoAndKeepHeaderRunsWithBoundBuffers) {
@@ -125,13 +129,7 @@ TEST_F(ExportCliTest, ExternalIoAndKeepHeaderRunsWithBoundBuffers) {
   EXPECT_TRUE(h.regions.empty());
   EXPECT_EQ(h.keep, std::vector<int64_t>{3});
   EXPECT_EQ(h.plan_count, 13);  // the 15 buffers less the input and the output
-  std::ifstream f(demo_, std::ios::binary);
-  const std::vector<uint8_t> model((std::istreambuf_iterator<char>(f)), {});
-  const std::vector<uint8_t> in = Pattern(16 * 16 * 3 * 4);
-  const HeaderRun run = RunWithHeader(model, h, {in});
-  ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
-  ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
-  EXPECT_EQ(run.outputs, OwnPlanOutputs(model, in));
+  ExpectOwnPlanOutputs(ReadFileBytes(demo_), h);
 }
 
 // With -o, --keep is for stock TFLM: the offline plan keeps tensor 3 alive to the end. The runtime,
@@ -139,8 +137,7 @@ TEST_F(ExportCliTest, ExternalIoAndKeepHeaderRunsWithBoundBuffers) {
 // this export and refuses the one made without --keep, whose plan reuses tensor 3's bytes.
 TEST_F(ExportCliTest, KeepWithOutputModelIsAnOfflinePlanThatKeepsTheTensor) {
   const auto allocates_keeping_3 = [](const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    const std::vector<uint8_t> model((std::istreambuf_iterator<char>(f)), {});
+    const std::vector<uint8_t> model = ReadFileBytes(path);
     std::vector<uint8_t> arena(size_t{1} << 20);
     const uint32_t keep = 3;
     rt::InterpreterOptions options;
