@@ -140,7 +140,9 @@ void RegisterExport(CLI::App& root, int& exit_code) {
   auto args = std::make_shared<ExportArgs>();
   auto* cmd = root.add_subcommand("export",
                                   "Write a copy of the model whose OfflineMemoryAllocation metadata "
-                                  "carries a verified plan stock TFLM uses (and optionally a C header)");
+                                  "carries a verified plan stock TFLM uses (and optionally a C header); with "
+                                  "--region / --external-io (or --keep without -o), a C header for arenaplan's "
+                                  "runtime");
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("-o,--output", args->out, "the .tflite to write (needs -o and/or --c-header)");
   AddPlannerOption(*cmd, &args->planner, "tensors + scratch");
