@@ -1,17 +1,41 @@
 #include "cli/runtime_plan.h"
 
 #include "cli/regions.h"
+#include "lifetime/lifetimes.h"
+#include "model/model.h"
 #include "plan/region_planner.h"
 #include "plan/verify.h"
 #include "model/device_status.h"
+#include "report/printable.h"
 #include "rules/limits.h"
 
 namespace arenaplan::cli {
 namespace {
 
+// Runtime buffer i named by the host's lifetimes of the same model (tensors only, the same
+// external I/O and kept tensors): the same rules (rules/) plan the same tensors in the same order,
+// so a host buffer of equal size and lifetime is that tensor ("buffer s0t3 'a_conv3x3'"); else
+// (scratch) "the runtime's buffer i".
+std::string DescribeRuntimeBuffer(const std::vector<uint8_t>& bytes, const IoSelection& io, const rt::PlanBuffer& b,
+                                  size_t i) {
+  const std::string fallback = "the runtime's buffer " + std::to_string(i);
+  auto m = model::ReadModel(bytes.data(), bytes.size());
+  if (!m.ok()) return fallback;
+  lifetime::Options options;
+  options.use_offline_plan = false;
+  options.external_io = io.external_io;
+  options.keep = io.keep;
+  auto lt = lifetime::ComputeLifetimes(*m, options);
+  if (!lt.ok() || i >= lt->buffers.size()) return fallback;
+  const lifetime::BufferLifetime& h = lt->buffers[i];
+  if (h.tensor < 0 || h.size != b.size || h.first != b.first || h.last != b.last) return fallback;
+  return "buffer " + h.id + " '" + report::Printable(h.name, 60) + "'";
+}
+
 // "needs N more bytes", and when one buffer exceeds every region, which and by how much.
 std::string ShortfallMessage(const std::string& name, const plan::RegionProblem& rp, const plan::RegionResult& r,
-                             const std::vector<int64_t>& index) {
+                             const std::vector<int64_t>& index, const std::vector<uint8_t>& model,
+                             const IoSelection& io, const RecordedPlan& recorded) {
   std::string msg = name + ": does not fit the regions: needs ";
   msg += r.shortfall_min == r.shortfall_max
              ? std::to_string(r.shortfall_min) + " more bytes"
@@ -26,7 +50,8 @@ std::string ShortfallMessage(const std::string& name, const plan::RegionProblem&
   if (!bufs.empty() && bufs[largest].size > rp.regions[biggest_region].capacity) {
     size_t runtime_buffer = 0;
     while (runtime_buffer < index.size() && index[runtime_buffer] != static_cast<int64_t>(largest)) ++runtime_buffer;
-    msg += " (no region holds the runtime's buffer " + std::to_string(runtime_buffer) + " of " +
+    msg += " (no region holds " + DescribeRuntimeBuffer(model, io, recorded.problem[runtime_buffer], runtime_buffer) +
+           " of " +
            std::to_string(bufs[largest].size) + " bytes; largest region " + rp.regions[biggest_region].name +
            " has " + std::to_string(rp.regions[biggest_region].capacity) + ")";
   } else if (r.status != plan::PlanStatus::kInfeasible) {
@@ -58,7 +83,7 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
   }
   auto placed = plan::PlanRegions(rr->problem);
   if (!placed.ok()) return placed.status();
-  if (!placed->fits) return Infeasible(ShortfallMessage(name, rr->problem, *placed, index));
+  if (!placed->fits) return Infeasible(ShortfallMessage(name, rr->problem, *placed, index, model, io, *p->recorded));
   const plan::VerifyReport report = plan::VerifyRegionPlan(rr->problem, placed->plan);
   if (!report.ok()) return Internal("region plan does not verify: " + report.errors[0].message);
   rr->plan = std::move(placed->plan);
