@@ -13,8 +13,8 @@
 #include <memory>
 
 #include "cli/commands.h"
-#include "cli/model_file.h"
 #include "cli/io_options.h"
+#include "cli/model_file.h"
 #include "cli/planning.h"
 #include "cli/runtime_plan.h"
 #include "model/device_status.h"
@@ -103,8 +103,8 @@ int ExportRuntimeHeader(const ExportArgs& a) {
     h.head_bytes = rr.compiled.head_bytes;
     for (size_t r = 0; r < rr.problem.regions.size(); ++r) {
       const plan::Region& g = rr.problem.regions[r];
-      h.region_table.push_back({g.name, static_cast<uint64_t>(g.capacity), g.cost,
-                                static_cast<uint64_t>(rr.plan.used[r])});
+      h.region_table.push_back(
+          {g.name, static_cast<uint64_t>(g.capacity), g.cost, static_cast<uint64_t>(rr.plan.used[r])});
     }
     h.plan = "regions, modelled cost " + std::to_string(rr.plan.cost);
   } else {

@@ -2,10 +2,10 @@
 
 #include "cli/regions.h"
 #include "lifetime/lifetimes.h"
+#include "model/device_status.h"
 #include "model/model.h"
 #include "plan/region_planner.h"
 #include "plan/verify.h"
-#include "model/device_status.h"
 #include "report/printable.h"
 #include "rules/limits.h"
 
@@ -51,8 +51,7 @@ std::string ShortfallMessage(const std::string& name, const plan::RegionProblem&
     size_t runtime_buffer = 0;
     while (runtime_buffer < index.size() && index[runtime_buffer] != static_cast<int64_t>(largest)) ++runtime_buffer;
     msg += " (no region holds " + DescribeRuntimeBuffer(model, io, recorded.problem[runtime_buffer], runtime_buffer) +
-           " of " +
-           std::to_string(bufs[largest].size) + " bytes; largest region " + rp.regions[biggest_region].name +
+           " of " + std::to_string(bufs[largest].size) + " bytes; largest region " + rp.regions[biggest_region].name +
            " has " + std::to_string(rp.regions[biggest_region].capacity) + ")";
   } else if (r.status != plan::PlanStatus::kInfeasible) {
     msg += " (no placement found within the time limit; not proven impossible)";
@@ -114,8 +113,8 @@ void CompileRuntimeRegions(RunPlan* p, RuntimeRegionPlan* rr) {
   p->options.plan_copy = nullptr;  // the region plan was verified above
 }
 
-Status PlanRuntimeArena(const std::string& name, const std::vector<uint8_t>& model, const rt::OpResolver& kernels, const std::string& planner,
-                        const IoSelection& io, RunPlan* p) {
+Status PlanRuntimeArena(const std::string& name, const std::vector<uint8_t>& model, const rt::OpResolver& kernels,
+                        const std::string& planner, const IoSelection& io, RunPlan* p) {
   ARENAPLAN_RETURN_IF_ERROR(SetUpPlan(model, kernels, planner, io, p));
   const bool compiled = p->options.compiled_plan != nullptr;  // a host planner's, verified
   uint32_t min_bytes = 0, head = 0;

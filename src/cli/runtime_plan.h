@@ -22,8 +22,8 @@ namespace arenaplan::cli {
 struct RuntimeRegionPlan {
   plan::RegionProblem problem;
   plan::RegionPlan plan;
-  std::vector<int32_t> offsets;  // one per runtime buffer, within its region
-  std::vector<uint8_t> regions;  // one per runtime buffer
+  std::vector<int32_t> offsets;                       // one per runtime buffer, within its region
+  std::vector<uint8_t> regions;                       // one per runtime buffer
   std::vector<std::unique_ptr<ArenaBuffer>> buffers;  // regions 1..R-1, after CompileRuntimeRegions
   std::vector<rt::RegionArena> arenas;
   rt::CompiledPlan compiled{nullptr, 0, 0};
@@ -45,7 +45,7 @@ void CompileRuntimeRegions(RunPlan* p, RuntimeRegionPlan* rr);
 // as recorded and verified), compiled into p->options as p->compiled over p->host_offsets: one
 // offset per planned buffer. A model with an offline plan: InvalidArgument (the runtime would use
 // that plan and ignore the compiled one).
-Status PlanRuntimeArena(const std::string& name, const std::vector<uint8_t>& model, const rt::OpResolver& kernels, const std::string& planner,
-                        const IoSelection& io, RunPlan* p);
+Status PlanRuntimeArena(const std::string& name, const std::vector<uint8_t>& model, const rt::OpResolver& kernels,
+                        const std::string& planner, const IoSelection& io, RunPlan* p);
 
 }  // namespace arenaplan::cli

@@ -239,8 +239,7 @@ std::string RenderRuntimeHeader(const RuntimePlanHeader& h, const std::string& m
     o << "#define " << upper << "_REGION" << r << "_BYTES " << h.region_table[r].used_bytes << "u  // "
       << h.region_table[r].name << (r == 0 ? ": the main arena's head\n" : "\n");
   }
-  o
-    << "// InterpreterOptions::external_io (0 none, 1 inputs, 2 outputs, 3 both: bind them before Invoke)\n"
+  o << "// InterpreterOptions::external_io (0 none, 1 inputs, 2 outputs, 3 both: bind them before Invoke)\n"
     << "#define " << upper << "_EXTERNAL_IO " << +h.external_io << "u\n"
     << "#define " << upper << "_KEEP_COUNT " << h.keep.size() << "u\n\n";
   CArray(o, "int32_t", id + "_plan_offsets", h.offsets, "", 12);

@@ -162,7 +162,9 @@ TEST_F(ExportCliTest, RuntimeHeaderBadInputsAreOneLineErrors) {
   const std::vector<std::tuple<std::vector<std::string>, int, std::string>> cases = {
       // 6 KiB regions cannot hold the 8192-byte a_conv3x3: 2048 bytes short at least.
       {{"--c-header", h, "--region", "a:6K", "--region", "b:6K:2"}, 1, "does not fit the regions: needs 2048 "},
-      {{"--c-header", h, "--region", "a:6K", "--region", "b:6K:2"}, 1, "no region holds buffer s0t3 'a_conv3x3' of 8192"},
+      {{"--c-header", h, "--region", "a:6K", "--region", "b:6K:2"},
+       1,
+       "no region holds buffer s0t3 'a_conv3x3' of 8192"},
       {{"--c-header", h, "--region", "a:8K", "--region", "a:16K"}, 2, "duplicate region name 'a'"},
       {{"--c-header", h, "--region", "a:8X"}, 2, "bad size suffix 'X'"},
       {{"--c-header", h, "--keep", "nope"}, 2, "--keep: no tensor 'nope'"},

@@ -18,9 +18,9 @@
 #include "model/model.h"
 #include "model/offline_plan.h"
 #include "model/writer.h"
+#include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
-#include "rules/limits.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -189,8 +189,8 @@ TEST(ExportKeepCorpus, TflmModelKeepsATensorOnlyWhereTflmsScratchCannotReachIt) 
   CliRun r = RunCli({"export", Model(svdf), "-o", out, "--keep", "0", "--target", "tflm-x86_64"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::vector<std::vector<uint8_t>> outputs;
-  EXPECT_FALSE(ScratchLandsOnTensor(ReadFileBytes(out), 0, {ReadFileBytes(Golden("io/" + svdf + ".in0.bin"))},
-                                    &outputs));
+  EXPECT_FALSE(
+      ScratchLandsOnTensor(ReadFileBytes(out), 0, {ReadFileBytes(Golden("io/" + svdf + ".in0.bin"))}, &outputs));
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0], ReadFileBytes(Golden("io/" + svdf + ".out0.bin")));
 
@@ -221,9 +221,8 @@ TEST(ExportKeepCorpus, TflmModelKeepsATensorOnlyWhereTflmsScratchCannotReachIt) 
     if (b["tensor"].is_null()) continue;  // scratch stays online, as in TFLM
     offsets[base[b["subgraph"].get<size_t>()] + b["tensor"].get<size_t>()] = b["offset"].get<int32_t>();
   }
-  auto copy = model::WriteModelCopyWithMetadata(bytes.data(), bytes.size(),
-                                                std::string(model::kOfflinePlanMetadataName),
-                                                model::EncodeOfflinePlan(offsets));
+  auto copy = model::WriteModelCopyWithMetadata(
+      bytes.data(), bytes.size(), std::string(model::kOfflinePlanMetadataName), model::EncodeOfflinePlan(offsets));
   ASSERT_TRUE(copy.ok());
   outputs.clear();
   EXPECT_TRUE(ScratchLandsOnTensor(*copy, 0, {}, &outputs));
