@@ -12,6 +12,7 @@
 
 #include "cli/cli_testutil.h"
 #include "cli/runtime_header_testutil.h"
+#include "runtime/kernels/dsp/registrations.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -117,6 +118,32 @@ TEST(ExportRegionsCorpus, TheHeadersPlanRunsInTheRuntimeWithTheGoldenOutputs) {
     // ARENA_BYTES is the smallest main arena: 16 bytes less does not allocate.
     EXPECT_EQ(RunWithHeader(bytes, h, inputs, h.arena_bytes - 16).allocate, rt::StatusCode::kArenaFull);
   }
+}
+
+// The plan is of one set of kernels' buffers: the DSP kernels (more scratch buffers) get their own
+// header, which gives the golden bytes with them; the portable header is refused by them.
+TEST(ExportRegionsCorpus, ADspHeaderRunsWithTheDspKernelsOnly) {
+  REQUIRE_SHARED();
+  const std::string name = "mlperf_vww_mobilenet_int8";
+  const std::string model = *SharedDir() + "/models/" + name + ".tflite";
+  const std::string io = *SharedDir() + "/golden/tflm-x86_64/io/" + name;
+  const std::string portable = TempDir() + "/portable.h", dsp = TempDir() + "/dsp.h";
+  for (const auto& [header, kernels] : {std::pair{portable, "portable"}, std::pair{dsp, "dsp"}}) {
+    const CliRun r = RunCli({"export", model, "--c-header", header, "--region", "fast:32K:1", "--region", "big:1M:4",
+                             "--kernels", kernels});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const RuntimeHeader hp = ParseRuntimeHeader(ReadText(portable)), hd = ParseRuntimeHeader(ReadText(dsp));
+  EXPECT_GT(hd.plan_count, hp.plan_count);
+  const auto bytes = ReadFileBytes(model);
+  const HeaderRun run = RunWithHeader(bytes, hd, {ReadFileBytes(io + ".in0.bin")}, -1, &rt::DspOpsResolver());
+  ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
+  ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
+  ASSERT_EQ(run.outputs.size(), 1u);
+  EXPECT_EQ(run.outputs[0], ReadFileBytes(io + ".out0.bin"));
+  const HeaderRun wrong = RunWithHeader(bytes, hp, {}, hd.arena_bytes, &rt::DspOpsResolver());
+  EXPECT_EQ(wrong.allocate, rt::StatusCode::kBadArgument);
+  EXPECT_NE(wrong.error.find("compiled plan"), std::string::npos) << wrong.error;
 }
 
 }  // namespace

@@ -62,7 +62,8 @@ RuntimeHeader ParseRuntimeHeader(const std::string& text) {
 }
 
 HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& h,
-                        const std::vector<std::vector<uint8_t>>& inputs, int64_t arena_bytes) {
+                        const std::vector<std::vector<uint8_t>>& inputs, int64_t arena_bytes,
+                        const rt::OpResolver* kernels) {
   HeaderRun r;
   std::vector<int32_t> offsets(h.offsets.begin(), h.offsets.end());
   std::vector<uint8_t> regions(h.regions.begin(), h.regions.end());
@@ -84,7 +85,8 @@ HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& 
   options.num_keep_tensors = static_cast<uint32_t>(keep.size());
   const size_t bytes = static_cast<size_t>(arena_bytes < 0 ? h.arena_bytes : arena_bytes);
   Aligned arena(bytes);
-  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, bytes, options);
+  rt::Interpreter interp(model.data(), model.size(), kernels ? *kernels : rt::AllOpsResolver(), arena.data, bytes,
+                         options);
   r.allocate = interp.AllocateTensors();
   if (r.allocate != rt::StatusCode::kOk) {
     r.error = interp.error_message();

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/op_resolver.h"
 #include "runtime/status.h"
 
 namespace arenaplan::testing {
@@ -30,8 +31,10 @@ struct HeaderRun {
 };
 
 // One Invoke of `model` with the header's plan; input k is inputs[k] (zeros when absent). External
-// inputs / outputs are bound to buffers of their own. arena_bytes < 0: the header's ARENA_BYTES.
+// inputs / outputs are bound to buffers of their own. arena_bytes < 0: the header's ARENA_BYTES;
+// kernels nullptr: the portable ones (AllOpsResolver).
 HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& h,
-                        const std::vector<std::vector<uint8_t>>& inputs, int64_t arena_bytes = -1);
+                        const std::vector<std::vector<uint8_t>>& inputs, int64_t arena_bytes = -1,
+                        const rt::OpResolver* kernels = nullptr);
 
 }  // namespace arenaplan::testing
