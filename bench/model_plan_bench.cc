@@ -59,9 +59,9 @@ void LoadCases() {
     auto m = model::ReadModel(bytes.data(), bytes.size());
     if (!m.ok()) continue;
     lifetime::Options options;
-    if (target.ok()) {
-      auto scratch = tflm::ScratchRequests(*m, **target);
-      if (scratch.ok()) options.scratch = std::move(scratch).value();
+    if (target.ok()) {  // without scratch where TFLM cannot size them
+      auto for_target = tflm::LifetimeOptionsFor(*m, **target);
+      if (for_target.ok()) options = std::move(for_target).value();
     }
     auto lt = lifetime::ComputeLifetimes(*m, options);
     if (!lt.ok()) continue;

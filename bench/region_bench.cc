@@ -71,10 +71,9 @@ std::vector<Case> LoadCases(const std::string& filter) {
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     auto m = model::ReadModel(bytes.data(), bytes.size());
     if (!m.ok()) continue;
-    lifetime::Options options;
+    auto for_target = tflm::LifetimeOptionsFor(*m, **target);  // without scratch where TFLM cannot size them
+    lifetime::Options options = for_target.ok() ? std::move(for_target).value() : lifetime::Options();
     options.use_offline_plan = false;  // as plan --region: offline offsets are for one arena
-    auto scratch = tflm::ScratchRequests(*m, **target);
-    if (scratch.ok()) options.scratch = std::move(scratch).value();
     auto lt = lifetime::ComputeLifetimes(*m, options);
     if (!lt.ok()) continue;
     Case c{fs::relative(f, models).string(), lifetime::ToProblem(*lt, 16), lifetime::BufferTraffic(*m, *lt)};

@@ -53,20 +53,43 @@ report::PlannedModel PlannedModelData::View(const std::string& model, const std:
 namespace {
 
 // The lifetime options every planning command shares: alignment (--alignment, else the target's)
-// and, with --target, the kernels' scratch requests.
+// and, with --target, the kernels' scratch requests (tflm::LifetimeOptionsFor).
 Result<lifetime::Options> BaseOptions(const PlanningArgs& args, const model::Model& m, uint32_t* alignment) {
   lifetime::Options options;
-  *alignment = args.alignment != 0 ? args.alignment : rules::kBufferAlignment;
   if (!args.target.empty()) {
     auto target = tflm::FindTarget(args.target);
     if (!target.ok()) return target.status();
-    if (args.alignment == 0) *alignment = (*target)->buffer_alignment;
-    auto scratch = tflm::ScratchRequests(m, **target);
-    if (!scratch.ok()) return Status(scratch.status().code(), args.model + ": " + scratch.status().message());
-    options.scratch = std::move(scratch).value();
+    auto for_target = tflm::LifetimeOptionsFor(m, **target);
+    if (!for_target.ok()) return Status(for_target.status().code(), args.model + ": " + for_target.status().message());
+    options = std::move(for_target).value();
   }
-  options.alignment = *alignment;
+  if (args.alignment != 0) options.alignment = args.alignment;
+  if (args.target.empty() && args.alignment == 0) options.alignment = rules::kBufferAlignment;
+  *alignment = options.alignment;
   return options;
+}
+
+// The model loaded, its base options and --external-io / --keep resolved: what LoadLifetimes and
+// PlanModel both start from.
+struct LoadedBase {
+  std::unique_ptr<LoadedModel> loaded;
+  lifetime::Options options;
+  uint32_t alignment = 0;
+  IoSelection io;
+};
+
+Status LoadBase(const PlanningArgs& args, LoadedBase* out) {
+  auto loaded = LoadModel(args.model);
+  if (!loaded.ok()) return loaded.status();
+  out->loaded = std::move(loaded).value();
+  const model::Model& m = out->loaded->model;
+  auto options = BaseOptions(args, m, &out->alignment);
+  if (!options.ok()) return options.status();
+  out->options = std::move(options).value();
+  auto io = ResolveIo(m, args.io);
+  if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
+  out->io = std::move(io).value();
+  return Status::Ok();
 }
 
 // Lifetimes and the verified plan of the problem changed by `io`.
@@ -93,18 +116,15 @@ Status PlanWith(const PlanningArgs& args, const model::Model& m, lifetime::Optio
 }  // namespace
 
 Status LoadLifetimes(const PlanningArgs& args, bool use_offline_plan, ModelLifetimes* out) {
-  auto loaded = LoadModel(args.model);
-  if (!loaded.ok()) return loaded.status();
-  out->loaded = std::move(loaded).value();
-  const model::Model& m = out->loaded->model;
-  auto options = BaseOptions(args, m, &out->alignment);
-  if (!options.ok()) return options.status();
-  options->use_offline_plan = use_offline_plan;
-  auto io = ResolveIo(m, args.io);  // applied, its cost not measured (plan --region)
-  if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
-  options->external_io = io->external_io;
-  options->keep = io->keep;
-  auto lifetimes = lifetime::ComputeLifetimes(m, *options);
+  LoadedBase base;
+  ARENAPLAN_RETURN_IF_ERROR(LoadBase(args, &base));
+  out->loaded = std::move(base.loaded);
+  out->alignment = base.alignment;
+  lifetime::Options& options = base.options;
+  options.use_offline_plan = use_offline_plan;
+  options.external_io = base.io.external_io;  // applied, its cost not measured (plan --region)
+  options.keep = base.io.keep;
+  auto lifetimes = lifetime::ComputeLifetimes(out->loaded->model, options);
   if (!lifetimes.ok()) return Status(lifetimes.status().code(), args.model + ": " + lifetimes.status().message());
   out->lifetimes = std::move(lifetimes).value();
   return Status::Ok();
@@ -112,15 +132,13 @@ Status LoadLifetimes(const PlanningArgs& args, bool use_offline_plan, ModelLifet
 
 Result<std::unique_ptr<PlannedModelData>> PlanModel(const PlanningArgs& args) {
   auto out = std::make_unique<PlannedModelData>();
-  auto loaded = LoadModel(args.model);
-  if (!loaded.ok()) return loaded.status();
-  out->loaded = std::move(loaded).value();
+  LoadedBase base;
+  ARENAPLAN_RETURN_IF_ERROR(LoadBase(args, &base));
+  out->loaded = std::move(base.loaded);
+  out->alignment = base.alignment;
   const model::Model& m = out->loaded->model;
-  auto base = BaseOptions(args, m, &out->alignment);
-  if (!base.ok()) return base.status();
-  const lifetime::Options options = std::move(base).value();
-  auto io = ResolveIo(m, args.io);
-  if (!io.ok()) return Status(io.status().code(), args.model + ": " + io.status().message());
+  const lifetime::Options& options = base.options;
+  const IoSelection* io = &base.io;
   ARENAPLAN_RETURN_IF_ERROR(PlanWith(args, m, options, *io, out.get()));
   if (!args.io.any()) return out;
 

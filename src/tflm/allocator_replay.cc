@@ -78,13 +78,10 @@ Status EvaluateKernels(const model::Model& model, const Target& target, Prepared
 // The head: tensors + scratch, planned.
 Status PlanHead(const model::Model& model, const Target& target, const std::string& planner, bool use_offline_plan,
                 PreparedModel& p) {
-  auto scratch = ScratchRequests(model, target);
-  if (!scratch.ok()) return scratch.status();
-  lifetime::Options lopt;
-  lopt.alignment = target.buffer_alignment;
-  lopt.scratch = *scratch;
-  lopt.use_offline_plan = use_offline_plan;
-  auto lifetimes = lifetime::ComputeLifetimes(model, lopt);
+  auto lopt = LifetimeOptionsFor(model, target);
+  if (!lopt.ok()) return lopt.status();
+  lopt->use_offline_plan = use_offline_plan;
+  auto lifetimes = lifetime::ComputeLifetimes(model, *lopt);
   if (!lifetimes.ok()) {
     // What TFLM refuses to plan (an unsized tensor type, ...) is "TFLM cannot run it"; a
     // malformed model (an offline plan that does not match) is bad input, as in every command.
@@ -98,7 +95,7 @@ Status PlanHead(const model::Model& model, const Target& target, const std::stri
   if (!planned.ok()) return planned.status();
   p.size.head_bytes = static_cast<uint64_t>(planned->plan.height);
   p.size.planned_buffers = lifetimes->buffers.size();
-  p.size.scratch_requests = p.scratch_requests = scratch->size();
+  p.size.scratch_requests = p.scratch_requests = lopt->scratch.size();
   return Status::Ok();
 }
 

@@ -38,6 +38,15 @@ Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model
   return out;
 }
 
+Result<lifetime::Options> LifetimeOptionsFor(const model::Model& model, const Target& target) {
+  auto scratch = ScratchRequests(model, target);
+  if (!scratch.ok()) return scratch.status();
+  lifetime::Options options;
+  options.alignment = target.buffer_alignment;
+  options.scratch = std::move(scratch).value();
+  return options;
+}
+
 uint64_t TailBytes(const ArenaSize& size, const std::string& name) {
   for (const TailCategory& c : size.tail_breakdown) {
     if (c.name == name) return c.bytes;

@@ -74,6 +74,11 @@ struct ArenaSize {
 // The scratch requests TFLM's kernels make, in request order (feed lifetime::Options::scratch).
 Result<std::vector<lifetime::ScratchRequest>> ScratchRequests(const model::Model& model, const Target& target);
 
+// The lifetime options for planning `model` on `target`: the target's scratch requests and its
+// buffer alignment (offline plan honoured, no external I/O, nothing kept; callers change those).
+// The one place export, sizing, the CLI and the benchmarks get them from.
+Result<lifetime::Options> LifetimeOptionsFor(const model::Model& model, const Target& target);
+
 // `planner` names a plan/planner.h registry entry ("tflm-greedy" is what TFLM itself does).
 // Unsupported models give ArenaSize{supported=false, error}; with allocates=true the figures are
 // still valid (the failure is at Invoke). Errors: malformed model, an op the kernel table lacks.

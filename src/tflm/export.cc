@@ -8,20 +8,11 @@
 #include "model/offline_plan.h"
 #include "model/writer.h"
 #include "plan/plan_and_verify.h"
+#include "plan/verify.h"
 #include "tflm/sha256.h"
 
 namespace arenaplan::tflm {
 namespace {
-
-Result<lifetime::Lifetimes> LifetimesWithScratch(const model::Model& m, const Target& target, bool use_offline) {
-  auto scratch = ScratchRequests(m, target);
-  if (!scratch.ok()) return scratch.status();
-  lifetime::Options opt;
-  opt.alignment = target.buffer_alignment;
-  opt.scratch = *scratch;
-  opt.use_offline_plan = use_offline;
-  return lifetime::ComputeLifetimes(m, opt);
-}
 
 // Plans (verified, with the target's alignment) and turns the plan into one offset per tensor
 // (variables and unplanned: -1).
@@ -48,6 +39,34 @@ Result<std::vector<int32_t>> PlanOffsets(const model::Model& m, const lifetime::
   return offsets;
 }
 
+// Kept tensors (lifetimes extended to the end) in a .tflite for stock TFLM: the tensors' offsets
+// are fixed by the plan, but TFLM places the kernel scratch buffers online, by its greedy planner
+// around the fixed offsets, with the tensors' own lifetimes, so a scratch buffer may land on a
+// kept tensor after the tensor's own last use. TFLM's placement on the exported copy, checked
+// against the kept lifetimes (the plan was verified on them already; only scratch can differ).
+Status CheckKeptAgainstTflmScratch(const model::Model& copy, const Target& target, const lifetime::Lifetimes& kept) {
+  auto options = LifetimeOptionsFor(copy, target);  // the offline plan honoured, nothing kept: as TFLM
+  if (!options.ok()) return options.status();
+  auto tflm = lifetime::ComputeLifetimes(copy, *options);
+  if (!tflm.ok()) return tflm.status();
+  if (tflm->buffers.size() != kept.buffers.size()) return Internal("the exported copy plans other buffers");
+  auto placed = plan::FindPlanner("tflm-greedy")->run(lifetime::ToProblem(*tflm, target.buffer_alignment), {});
+  if (!placed.ok()) return placed.status();
+  const plan::Problem problem = lifetime::ToProblem(kept, target.buffer_alignment);
+  plan::Plan as_tflm;
+  as_tflm.offsets = placed->plan.offsets;
+  as_tflm.height = plan::PlanHeight(problem, as_tflm.offsets);
+  const plan::VerifyReport report = plan::VerifyPlan(problem, as_tflm);
+  if (report.ok()) return Status::Ok();
+  const plan::VerifyIssue& e = report.errors.front();
+  const bool a_is_scratch = kept.buffers[e.a].tensor < 0;
+  const lifetime::BufferLifetime& a = kept.buffers[a_is_scratch ? e.b : e.a];  // the tensor
+  const lifetime::BufferLifetime& b = kept.buffers[a_is_scratch ? e.a : e.b];  // the scratch buffer
+  return Infeasible("--keep: TFLM would place " + b.id + " '" + b.name + "' over " + a.id + " '" + a.name +
+                    "' (it plans kernel scratch online with the tensors' own lifetimes); the .tflite cannot keep "
+                    "it: write --c-header without -o for arenaplan's runtime");
+}
+
 std::string Identifier(const std::string& s) {
   std::string out;
   for (char c : s) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
@@ -55,10 +74,26 @@ std::string Identifier(const std::string& s) {
   return out;
 }
 
+std::string Upper(const std::string& id) {
+  std::string upper;
+  for (char c : id) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  return upper;
+}
+
+// `static const TYPE NAME[N] = {...};` (C has no empty arrays: one 0 for none, the count says 0).
+template <typename T>
+void CArray(std::ostringstream& o, const char* type, const std::string& name, const std::vector<T>& v,
+            const char* suffix, size_t per_line) {
+  o << "static const " << type << " " << name << "[" << (v.empty() ? 1 : v.size()) << "] = {";
+  for (size_t i = 0; i < v.size(); ++i) o << (i % per_line == 0 ? "\n    " : " ") << +v[i] << suffix << ",";
+  if (v.empty()) o << "\n    0,";
+  o << "\n};\n";
+}
+
 }  // namespace
 
 Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const Target& target,
-                                       const std::string& planner) {
+                                       const std::string& planner, const std::vector<uint32_t>& keep) {
   ARENAPLAN_RETURN_IF_ERROR(plan::CheckPlannerName(planner));
   ExportResult r;
   r.input_sha256 = Sha256Hex(bytes, size);
@@ -82,13 +117,17 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
   // A valid existing plan (e.g. Vela's, which overlaps buffers TFLM never uses together) may beat
   // anything a planner finds without it; it is then kept rather than replaced by a worse one.
   std::optional<uint64_t> existing_head;
-  if (model::FindOfflinePlanMetadata(*m) && model::ValidateOfflinePlan(*m).ok()) {
+  if (keep.empty() && model::FindOfflinePlanMetadata(*m) && model::ValidateOfflinePlan(*m).ok()) {
     auto with_plan = ComputeArenaSize(*m, target, "tflm-greedy", /*use_offline_plan=*/true);
     if (with_plan.ok() && with_plan->allocates) existing_head = with_plan->head_bytes;
   }
   if (existing_head) r.original_head_bytes = *existing_head;  // what TFLM does with the input
 
-  auto lt = LifetimesWithScratch(*m, target, /*use_offline=*/false);
+  auto options = LifetimeOptionsFor(*m, target);
+  if (!options.ok()) return options.status();
+  options->use_offline_plan = false;
+  options->keep = keep;
+  auto lt = lifetime::ComputeLifetimes(*m, *options);
   if (!lt.ok()) return lt.status();
   // The chosen planner first; if TFLM's online scratch placement around the fixed tensors would
   // not land on the planned head, fall back to tflm-greedy (which TFLM reproduces by definition).
@@ -104,6 +143,14 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
     ARENAPLAN_RETURN_IF_ERROR(model::ValidateOfflinePlan(*reread));
     auto sized = ComputeArenaSize(*reread, target, "tflm-greedy");
     if (!sized.ok()) return sized.status();
+    if (!keep.empty() && sized->allocates && sized->head_bytes == height) {
+      const Status kept = CheckKeptAgainstTflmScratch(*reread, target, *lt);
+      if (!kept.ok() && p != "tflm-greedy") {
+        r.warnings.push_back("planner '" + p + "': " + kept.message() + "; trying tflm-greedy");
+        continue;
+      }
+      ARENAPLAN_RETURN_IF_ERROR(kept);
+    }
     if (sized->allocates && sized->head_bytes == height && existing_head && *existing_head < height) {
       r.warnings.push_back("the existing offline plan needs a smaller head (" + std::to_string(*existing_head) +
                            " bytes) than planner '" + p + "' (" + std::to_string(height) + "); it is kept");
@@ -134,8 +181,7 @@ Result<ExportResult> ExportOfflinePlan(const uint8_t* bytes, size_t size, const 
 
 std::string RenderCHeader(const ExportResult& r, const std::string& model_name, const std::string& symbol) {
   const std::string id = Identifier(symbol);
-  std::string upper;
-  for (char c : id) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  const std::string upper = Upper(id);
   std::ostringstream o;
   o << "// Generated by arenaplan export. Do not edit.\n"
     << "// model:   " << model_name << "\n"
@@ -155,6 +201,66 @@ std::string RenderCHeader(const ExportResult& r, const std::string& model_name, 
   for (size_t i = 0; i < r.offsets.size(); ++i) o << (i % 12 == 0 ? "\n    " : " ") << r.offsets[i] << ",";
   if (r.offsets.empty()) o << "-1";
   o << "\n};\n\n#endif  // " << upper << "_ARENA_H_\n";
+  return o.str();
+}
+
+std::string RenderRuntimeHeader(const RuntimePlanHeader& h, const std::string& model_name, const std::string& symbol) {
+  const std::string id = Identifier(symbol);
+  const std::string upper = Upper(id);
+  const bool regions = !h.regions.empty();
+  std::ostringstream o;
+  o << "// Generated by arenaplan export. Do not edit.\n"
+    << "// model:   " << model_name << "\n"
+    << "// sha256:  " << h.input_sha256 << " (the input model)\n"
+    << "// for:     arenaplan's runtime, kernels " << h.kernels << " (rt::CompiledPlan); plan: " << h.plan << "\n";
+  if (regions) {
+    o << "// regions:";
+    for (size_t r = 0; r < h.region_table.size(); ++r) {
+      const auto& g = h.region_table[r];
+      o << (r ? "," : "") << " " << g.name << " " << g.used_bytes << " of " << g.capacity << " bytes (cost " << g.cost
+        << ")";
+    }
+    o << "\n";
+  }
+  o << "// One entry per planned buffer in the runtime's order (planned tensors of subgraph 0, 1, ...,\n"
+    << "// then the kernels' scratch requests); offsets are bytes from the start of the buffer's region.\n";
+  if (regions) {
+    o << "// Region 0 is the main arena's head; region r >= 1 is InterpreterOptions::regions[r - 1], the\n"
+      << "// application's 16-aligned buffer of at least " << id << "_region_bytes[r] bytes.\n";
+  }
+  o << "#ifndef " << upper << "_RUNTIME_PLAN_H_\n#define " << upper << "_RUNTIME_PLAN_H_\n\n"
+    << "#include <stddef.h>\n#include <stdint.h>\n\n"
+    << "// Smallest main arena (head + tail) AllocateTensors accepted with this plan (host build).\n"
+    << "#define " << upper << "_ARENA_BYTES " << h.arena_bytes << "u\n"
+    << "#define " << upper << "_HEAD_BYTES " << h.head_bytes << "u\n"
+    << "#define " << upper << "_PLAN_COUNT " << h.offsets.size() << "u\n"
+    << "#define " << upper << "_REGION_COUNT " << (regions ? h.region_table.size() : 0) << "u\n";
+  for (size_t r = 0; regions && r < h.region_table.size(); ++r) {  // for static buffers in linker sections
+    o << "#define " << upper << "_REGION" << r << "_BYTES " << h.region_table[r].used_bytes << "u  // "
+      << h.region_table[r].name << (r == 0 ? ": the main arena's head\n" : "\n");
+  }
+  o << "// InterpreterOptions::external_io (0 none, 1 inputs, 2 outputs, 3 both: bind them before Invoke)\n"
+    << "#define " << upper << "_EXTERNAL_IO " << +h.external_io << "u\n"
+    << "#define " << upper << "_KEEP_COUNT " << h.keep.size() << "u\n\n";
+  CArray(o, "int32_t", id + "_plan_offsets", h.offsets, "", 12);
+  if (regions) {
+    CArray(o, "uint8_t", id + "_plan_regions", h.regions, "", 24);
+    o << "static const char* const " << id << "_region_names[" << h.region_table.size() << "] = {";
+    for (size_t r = 0; r < h.region_table.size(); ++r) o << (r ? ", " : "") << "\"" << h.region_table[r].name << "\"";
+    o << "};\n";
+    std::vector<uint64_t> capacity, used;
+    for (const auto& g : h.region_table) {
+      capacity.push_back(g.capacity);
+      used.push_back(g.used_bytes);
+    }
+    CArray(o, "uint64_t", id + "_region_capacity", capacity, "ull", 8);
+    CArray(o, "uint32_t", id + "_region_bytes", used, "u", 8);
+  }
+  CArray(o, "uint32_t", id + "_keep_tensors", h.keep, "u", 12);
+  o << "\n// C++: static const arenaplan::rt::CompiledPlan plan = " << upper << "_COMPILED_PLAN;\n"
+    << "#define " << upper << "_COMPILED_PLAN {" << id << "_plan_offsets, " << upper << "_PLAN_COUNT, " << upper
+    << "_HEAD_BYTES, " << (regions ? id + "_plan_regions" : std::string("NULL")) << "}\n"
+    << "\n#endif  // " << upper << "_RUNTIME_PLAN_H_\n";
   return o.str();
 }
 

@@ -1,6 +1,9 @@
 // `arenaplan run MODEL --region A --region B` on every corpus model with golden io: the runtime
 // runs a two-region plan (the first region half the model's single-arena head, the second large),
 // so most models are split across both memories, and every output byte equals TFLM's golden bytes.
+// `export --c-header --region` on models with golden io: the header's arrays, read back from its
+// text, run in the runtime as firmware would use them (runtime_header_testutil.h) and give the golden
+// bytes; its ARENA_BYTES is the smallest main arena that works.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -8,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_testutil.h"
+#include "cli/runtime_header_testutil.h"
+#include "runtime/kernels/dsp/registrations.h"
 #include "support/shared_dir.h"
 
 namespace arenaplan::testing {
@@ -63,6 +68,82 @@ TEST(RunRegionsCorpus, TwoRegionPlansGiveTheGoldenOutputs) {
   EXPECT_GE(split, checked / 2);  // most models really use both memories
   std::printf("%d models run with two regions (%d split across both), %d with an offline plan refused\n", checked,
               split, offline);
+}
+
+// Three models of different shapes (a CNN, a DS-CNN, a person detector with int8 I/O); the first
+// region holds half the runtime's single-arena head, the second the rest.
+TEST(ExportRegionsCorpus, TheHeadersPlanRunsInTheRuntimeWithTheGoldenOutputs) {
+  REQUIRE_SHARED();
+  const std::string io = *SharedDir() + "/golden/tflm-x86_64/io";
+  for (const std::string name : {"mlperf_vww_mobilenet_int8", "mlperf_kws_dscnn_int8", "tflm_person_detect_int8"}) {
+    SCOPED_TRACE(name);
+    const std::string model = *SharedDir() + "/models/" + name + ".tflite";
+    const CliRun one = RunCli({"run", model, "--format", "json"});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const uint64_t head = nlohmann::json::parse(one.out)["head_bytes"].get<uint64_t>();
+    const uint64_t first = head / 2 / 16 * 16;
+    const std::string header = TempDir() + "/" + name + ".h";
+    const CliRun r = RunCli({"export", model, "--c-header", header, "--region", "fast:" + std::to_string(first) + ":1",
+                             "--region", "big:256M:4"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string text = ReadText(header);
+    const RuntimeHeader h = ParseRuntimeHeader(text);
+    ASSERT_EQ(h.region_count, 2) << text;
+    ASSERT_EQ(h.offsets.size(), static_cast<size_t>(h.plan_count));
+    ASSERT_EQ(h.regions.size(), h.offsets.size());
+    ASSERT_EQ(h.region_bytes.size(), 2u);
+    EXPECT_LE(h.region_bytes[0], static_cast<int64_t>(first));
+    EXPECT_EQ(h.head_bytes, h.region_bytes[0]);
+    EXPECT_GT(h.region_bytes[1], 0) << "half the head cannot hold it all";
+    EXPECT_NE(std::count(h.regions.begin(), h.regions.end(), 0), 0);
+    EXPECT_NE(std::count(h.regions.begin(), h.regions.end(), 1), 0);
+    EXPECT_NE(text.find("static const char* const " + name + "_region_names[2] = {\"fast\", \"big\"};"),
+              std::string::npos);
+
+    std::vector<std::vector<uint8_t>> inputs;
+    for (int k = 0; fs::exists(io + "/" + name + ".in" + std::to_string(k) + ".bin"); ++k) {
+      inputs.push_back(ReadFileBytes(io + "/" + name + ".in" + std::to_string(k) + ".bin"));
+    }
+    ASSERT_FALSE(inputs.empty());
+    const auto bytes = ReadFileBytes(model);
+    const HeaderRun run = RunWithHeader(bytes, h, inputs);
+    ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
+    ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
+    int k = 0;
+    for (; fs::exists(io + "/" + name + ".out" + std::to_string(k) + ".bin"); ++k) {
+      ASSERT_LT(static_cast<size_t>(k), run.outputs.size());
+      EXPECT_EQ(run.outputs[k], ReadFileBytes(io + "/" + name + ".out" + std::to_string(k) + ".bin")) << "output " << k;
+    }
+    EXPECT_EQ(static_cast<size_t>(k), run.outputs.size());
+    // ARENA_BYTES is the smallest main arena: 16 bytes less does not allocate.
+    EXPECT_EQ(RunWithHeader(bytes, h, inputs, h.arena_bytes - 16).allocate, rt::StatusCode::kArenaFull);
+  }
+}
+
+// The plan is of one set of kernels' buffers: the DSP kernels (more scratch buffers) get their own
+// header, which gives the golden bytes with them; the portable header is refused by them.
+TEST(ExportRegionsCorpus, ADspHeaderRunsWithTheDspKernelsOnly) {
+  REQUIRE_SHARED();
+  const std::string name = "mlperf_vww_mobilenet_int8";
+  const std::string model = *SharedDir() + "/models/" + name + ".tflite";
+  const std::string io = *SharedDir() + "/golden/tflm-x86_64/io/" + name;
+  const std::string portable = TempDir() + "/portable.h", dsp = TempDir() + "/dsp.h";
+  for (const auto& [header, kernels] : {std::pair{portable, "portable"}, std::pair{dsp, "dsp"}}) {
+    const CliRun r = RunCli({"export", model, "--c-header", header, "--region", "fast:32K:1", "--region", "big:1M:4",
+                             "--kernels", kernels});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  const RuntimeHeader hp = ParseRuntimeHeader(ReadText(portable)), hd = ParseRuntimeHeader(ReadText(dsp));
+  EXPECT_GT(hd.plan_count, hp.plan_count);
+  const auto bytes = ReadFileBytes(model);
+  const HeaderRun run = RunWithHeader(bytes, hd, {ReadFileBytes(io + ".in0.bin")}, -1, &rt::DspOpsResolver());
+  ASSERT_EQ(run.allocate, rt::StatusCode::kOk) << run.error;
+  ASSERT_EQ(run.invoke, rt::StatusCode::kOk) << run.error;
+  ASSERT_EQ(run.outputs.size(), 1u);
+  EXPECT_EQ(run.outputs[0], ReadFileBytes(io + ".out0.bin"));
+  const HeaderRun wrong = RunWithHeader(bytes, hp, {}, hd.arena_bytes, &rt::DspOpsResolver());
+  EXPECT_EQ(wrong.allocate, rt::StatusCode::kBadArgument);
+  EXPECT_NE(wrong.error.find("compiled plan"), std::string::npos) << wrong.error;
 }
 
 }  // namespace
