@@ -97,6 +97,7 @@ struct KernelEntry {
   InitRule init_rule = InitRule::kNone;
   uint16_t prepare_opdata[kAbiCount] = {0, 0, 0};  // PrepareRule::kOpDataIfInt8
   TypeCheck check = {};                            // TypeRule::kAllowedTypes
+  TypeCheck then_check = {};                       // a second one, made when `check` passes (allowed 0: none)
 };
 
 // The tensors one op's Prepare fetches as temporary TfLiteTensors, in order, as a spec string

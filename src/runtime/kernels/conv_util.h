@@ -53,8 +53,17 @@ StatusCode GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t fil
 // input count allows the optional bias, one output, input type equals output type.
 StatusCode PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
 
-// float x float, int8 x int8, int16 x int8: the (input, filter) pairs TFLM's reference kernels run.
+// float x float, int8 x int8, int8 x int4 (packed), int16 x int8: the (input, filter) pairs TFLM's
+// reference FULLY_CONNECTED and CONV_2D run.
 bool SupportedConvTypes(TensorType input, TensorType filter);
+
+// INT4 filters (rules/int4.h), as TFLM's FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D handle them:
+// prepare requests one scratch byte per filter element (*index = -1 for any other filter type);
+// eval unpacks the packed constant into that scratch on every Invoke and reads the int8 copy.
+StatusCode RequestInt4FilterScratch(KernelContext& ctx, const TensorView& filter, int32_t* index);
+// The filter as int8 values: the tensor's own data, or (INT4) the scratch it was just unpacked into;
+// nullptr when the scratch is missing.
+const int8_t* FilterInt8(KernelContext& ctx, const TensorView& filter, int32_t index);
 
 // The checks the 2D convolutions share: supported type pair (hybrid models are not), rank-4 input,
 // filter and output with data, constant filter.
@@ -111,6 +120,7 @@ struct ConvData {
   ConvWindow w;
   ConvOutputParams q;
   int32_t dsp_scratch;
+  int32_t filter_scratch;  // RequestInt4FilterScratch
 };
 
 // Op data of DEPTHWISE_CONV_2D (output channel oc reads input channel oc / depth_multiplier).
@@ -120,6 +130,7 @@ struct DepthwiseData {
   int32_t depth_multiplier;
   ConvOutputParams q;
   int32_t dsp_scratch;
+  int32_t filter_scratch;  // RequestInt4FilterScratch
 };
 
 // Op data of FULLY_CONNECTED: output row b, unit u = sum over depth of the input row and weight row u.
@@ -131,6 +142,7 @@ struct FcData {
   int32_t multiplier, shift;  // per-tensor
   int32_t* multipliers;       // per-channel (nullptr when per-tensor)
   int32_t* shifts;
+  int32_t filter_scratch;  // RequestInt4FilterScratch
 };
 
 // Op data of AVERAGE_POOL_2D and MAX_POOL_2D.
