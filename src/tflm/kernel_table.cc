@@ -66,7 +66,7 @@ const std::vector<KernelEntry>& KernelTable() {
        {72, 56, 56},
        P::kPerChannelFilterDim3,
        S::kInt4FilterUnpack,
-       Ty::kNone,
+       Ty::kDepthwiseInputFilter,
        "TfLiteDepthwiseConvParams; OpDataConv + per-channel multiplier/shift"},
       // TfLiteTransposeConvParams {padding enum, 2 int, activation enum, bias type enum}; OpData
       // {ConvParams (56), 2 int, 2 pointers}.

@@ -532,6 +532,24 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                   type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
               false};
     }
+    case TypeRule::kDepthwiseInputFilter: {
+      // depthwise_conv.cc Eval (its Prepare checks no types); float32 input reads any filter.
+      const model::Tensor* filter = OpTensor(m, s, i, 1);
+      if (in0 == nullptr || filter == nullptr) return {};
+      const TensorType a = in0->type, f = filter->type;
+      if (a == TensorType::kFloat32 || (a == TensorType::kInt8 && (f == TensorType::kInt8 || f == TensorType::kInt4)) ||
+          (a == TensorType::kInt16 && f == TensorType::kInt8)) {
+        return {};
+      }
+      if (a != TensorType::kInt8 && a != TensorType::kInt16) {
+        return {"Input type " + type_name(in0) + " (" + std::to_string(TfLiteTypeCode(a)) + ") not supported. | " +
+                    NodeFailed(entry.op, index, true),
+                true};
+      }
+      return {"Filter type " + type_name(filter) + " (" + std::to_string(TfLiteTypeCode(f)) + ") for input type " +
+                  type_name(in0) + " not supported. | " + NodeFailed(entry.op, index, true),
+              true};
+    }
     case TypeRule::kTransposeConvInputFilter: {
       // TRANSPOSE_CONV's inputs: output_shape, filter, input (index 2).
       const model::Tensor* filter = OpTensor(m, s, i, 1);

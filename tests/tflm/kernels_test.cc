@@ -278,6 +278,22 @@ TEST(Kernels, Int4FiltersTakeOneScratchBytePerElement) {
   }
 }
 
+TEST(Kernels, DepthwiseRefusesInt4WithInt16InputAtInvoke) {
+  // depthwise_conv.cc: Prepare requests the scratch and checks no types; Eval's int16 case knows
+  // int8 filters only (kTfLiteInt4 is 18).
+  model::OpOptions o;
+  o.kind = model::OptionsKind::kDepthwiseConv2D;
+  const Built b = Build({4, "", {{I16, {1, 2, 2, 1}}, {TensorType::kInt4, {1, 1, 1, 1}, true}}, {{I16, {1, 2, 2, 1}}}, o, {}});
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(s->allocates);
+  EXPECT_FALSE(s->supported);
+  EXPECT_NE(s->error.find("Filter type INT4 (18) for input type INT16 not supported. | Node DEPTHWISE_CONV_2D (number "
+                          "0) failed to invoke"),
+            std::string::npos)
+      << s->error;
+}
+
 TEST(Kernels, CastTakesBoolInputsAndFailsOtherOutputsAtInvoke) {
   // cast.cc Eval: bool is an input type (TFLM PR #2401); copyToTensor writes int8, int16, int32,
   // uint32 and float32 only, and since PR #3248 any other type fails the Invoke.
