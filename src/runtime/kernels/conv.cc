@@ -64,7 +64,7 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
-  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->filter_scratch));  // after the multipliers, as TFLM
+  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // after the multipliers, as TFLM
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }
@@ -145,7 +145,7 @@ StatusCode Eval(KernelContext& ctx) {
       EvalFloat(*d, g, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
       return StatusCode::kOk;
     case TensorType::INT8: {
-      const int8_t* w = FilterInt8(ctx, f, d->filter_scratch);  // INT4: unpacked into scratch
+      const int8_t* w = FilterInt8(ctx, f, d->q.filter_scratch);  // INT4: unpacked into scratch
       if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
       EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, g, in.As<int8_t>(), w, has_bias ? bias.As<int32_t>() : nullptr,
                                                       d->q.input_offset, d->q.output_offset, out.As<int8_t>());

@@ -90,7 +90,6 @@ bool SupportedConvTypes(TensorType input, TensorType filter) {
 }
 
 StatusCode RequestInt4FilterScratch(KernelContext& ctx, const TensorView& filter, int32_t* index) {
-  *index = -1;
   if (filter.type != TensorType::INT4) return StatusCode::kOk;
   uint32_t count = 0;
   if (filter.data == nullptr || !CheckedElementCount(filter.dims, filter.rank, &count)) {

@@ -49,9 +49,9 @@ StatusCode Prepare(KernelContext& ctx) {
   d->dsp_scratch = -1;
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   d->depth_multiplier = out_d / in_d;
-  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->filter_scratch));  // before the multipliers, as TFLM
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, out_d, &d->q));
+  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // its only scratch: order is free
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }
@@ -122,7 +122,7 @@ StatusCode Eval(KernelContext& ctx) {
       auto finish = [&q](int32_t acc, int32_t b, int32_t oc) {
         return static_cast<int8_t>(RequantizeConvOutput(q, WrappingAdd(acc, b), oc, q.output_offset));
       };
-      const int8_t* w = FilterInt8(ctx, f, d->filter_scratch);  // INT4: unpacked into scratch
+      const int8_t* w = FilterInt8(ctx, f, d->q.filter_scratch);  // INT4: unpacked into scratch
       if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
       Run<int8_t, int8_t, int32_t, int32_t, int8_t>(*d, in, f, out, in.As<int8_t>(), w,
                                                     has_bias ? bias.As<int32_t>() : nullptr, out.As<int8_t>(),
