@@ -220,6 +220,27 @@ TEST(Int4Weights, ArenaHoldsTheUnpackedFilterAsScratch) {
   }
 }
 
+TEST(Int4Weights, AnInt4FilterComputedAtRunTimeIsRefusedAtBinding) {
+  // TFLM unpacks the filter's bytes as stored; a planned INT4 tensor has no packed form here.
+  const Case c = Cases()[0];
+  ModelSpec spec;
+  const uint32_t code = model::AddOperatorCode(spec, static_cast<int32_t>(c.code));
+  model::SubgraphSpec sg;
+  sg.tensors = {{"input", MT::kInt8, c.input_shape, 0, false, Q({0.05f}, 0)},
+                {"filter", MT::kInt4, c.filter_shape, 0, false, Q(c.filter_scales, 0)},
+                {"output", MT::kInt8, c.output_shape, 0, false, Q({0.02f}, 0)}};
+  sg.inputs = {0, 1};
+  sg.outputs = {2};
+  OperatorSpec op{code, {0, 1}, {2}};
+  op.options = c.options;
+  sg.operators = {op};
+  spec.subgraphs.push_back(sg);
+  ModelRun r(model::WriteModel(spec), AllOpsResolver());
+  EXPECT_EQ(r.interp->AllocateTensors(), StatusCode::kUnsupported);
+  EXPECT_STREQ(r.interp->error_message(),
+               "subgraph 0, tensor 1: INT4 tensor is not constant (this runtime runs INT4 only as constant filters)");
+}
+
 TEST(Int4Weights, TypePairsTflmRefuses) {
   model::OpOptions fc;
   fc.kind = model::OptionsKind::kFullyConnected;
