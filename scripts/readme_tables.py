@@ -2,6 +2,7 @@
 """Prints the README's TFLM-user table, runtime table and op-suite table from the CLI's JSON output.
 
 usage: scripts/readme_tables.py [tflm|runtime|opsuite] [--arenaplan build/arenaplan] [--shared ../shared]
+                               [--best-of N]   (runtime: Invoke time = the fastest of N separate runs)
 """
 import argparse, csv, json, os, subprocess, sys, tempfile
 
@@ -32,7 +33,7 @@ def tflm_table(exe, shared):
         print(f"| {model[:-7]} | {head} | {ehead} | {saved} | {s.get('arena_used_bytes')} | {mn(s)} | {mn(e)} |")
 
 
-def runtime_table(exe, shared):
+def runtime_table(exe, shared, best_of=1):
     g = f"{shared}/golden/tflm-x86_64"
     rows = {r["model"]: r for r in csv.DictReader(open(f"{g}/arena.csv"))}
     print("| model | TFLM arena_used | runtime arena_used | runtime smallest arena | outputs | Invoke (ms) |")
@@ -53,6 +54,11 @@ def runtime_table(exe, shared):
         ok = all(open(f"{g}/io/{base}.out{o['index']}.bin", "rb").read() ==
                  open(f"{out_prefix}.out{o['index']}.bin", "rb").read() for o in j["outputs"])
         same += ok
+        for _ in range(best_of - 1):  # a loaded machine only ever adds time: keep the fastest run
+            rc, out, _ = run([exe, "run", f"{shared}/models/{model}", "--inputs-from", f"{g}/io/{base}",
+                              "--format", "json"])
+            if rc == 0:
+                j["invoke_seconds"] = min(j["invoke_seconds"], json.loads(out)["invoke_seconds"])
         print(f"| {base} | {r['arena_used_bytes']} | {j['arena_used_bytes']} | {j['min_arena_bytes']} | "
               f"{'identical' if ok else 'DIFFERENT'} | {j['invoke_seconds'] * 1000:.2f} |")
     print(f"\n{same} of {total} whole-network models identical to TFLM.")
@@ -104,8 +110,12 @@ def main():
     ap.add_argument("table", choices=["tflm", "runtime", "opsuite"])
     ap.add_argument("--arenaplan", default=os.path.join(root, "build", "arenaplan"))
     ap.add_argument("--shared", default=os.environ.get("ARENAPLAN_SHARED", os.path.join(root, "..", "shared")))
+    ap.add_argument("--best-of", type=int, default=1, help="runtime: fastest Invoke of N runs per model")
     a = ap.parse_args()
-    {"tflm": tflm_table, "runtime": runtime_table, "opsuite": opsuite_table}[a.table](a.arenaplan, a.shared)
+    if a.table == "runtime":
+        runtime_table(a.arenaplan, a.shared, max(1, a.best_of))
+    else:
+        {"tflm": tflm_table, "opsuite": opsuite_table}[a.table](a.arenaplan, a.shared)
 
 
 if __name__ == "__main__":

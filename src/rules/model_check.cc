@@ -4,6 +4,7 @@
 
 #include "flatbuffers/flatbuffers.h"
 #include "rules/call_graph.h"
+#include "rules/int4.h"
 #include "rules/limits.h"
 
 namespace arenaplan::rules {
@@ -80,10 +81,11 @@ StatusCode CheckBuffersAndCodes(const tfl::Model& model, const ModelFile& file, 
   return StatusCode::kOk;
 }
 
-// Bytes a constant's buffer must hold: INT4 is stored packed, two elements per byte.
+// Bytes a constant's buffer must hold: INT4 is stored packed (rules/int4.h; TensorBytes counts
+// one byte per INT4 element).
 uint64_t StoredBytes(const tfl::Tensor& t) {
   const uint64_t bytes = TensorBytes(t);
-  return t.type() == tfl::TensorType::INT4 ? bytes / 2 + bytes % 2 : bytes;
+  return t.type() == tfl::TensorType::INT4 ? PackedInt4Bytes(bytes) : bytes;
 }
 
 StatusCode CheckTensor(const tfl::Model& model, const ModelFile& file, uint32_t s, uint32_t i, ErrorText* error) {

@@ -12,6 +12,15 @@ const char* TypeName(TensorType type) {
   return (name != nullptr && name[0] != '\0') ? name : "UNKNOWN_TYPE";
 }
 
+int32_t TfLiteTypeCode(TensorType type) {
+  // The schema numbers FLOAT32 0, FLOAT16 1, INT32 2 ... INT8 9, FLOAT64 10 ...; TfLiteType counts
+  // kTfLiteNoType 0, then the same order with FLOAT16 moved after INT8.
+  const int32_t t = static_cast<int32_t>(type);
+  if (t == 0) return 1;
+  if (t == 1) return 10;
+  return t <= 9 ? t : t + 1;
+}
+
 int64_t ElementCount(const TensorView& t) {
   int64_t n = 1;
   for (int32_t i = 0; i < t.rank; ++i) n *= t.dims[i];

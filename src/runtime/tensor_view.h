@@ -36,6 +36,9 @@ struct TensorView {
 // (STRING, RESOURCE is 4, ...).
 uint32_t TypeSize(TensorType type);
 const char* TypeName(TensorType type);
+// TFLM's TfLiteType number of a schema type (kTfLiteFloat32 = 1, kTfLiteInt4 = 18, ...), as TFLM's
+// "type %s (%d)" messages print it.
+int32_t TfLiteTypeCode(TensorType type);
 
 // Product of dims (1 for rank 0). Saturates to INT64 max never: dims come verified, and every
 // caller that sizes memory uses CheckedElementCount instead.

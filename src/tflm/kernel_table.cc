@@ -66,7 +66,7 @@ const std::vector<KernelEntry>& KernelTable() {
        {72, 56, 56},
        P::kPerChannelFilterDim3,
        S::kInt4FilterUnpack,
-       Ty::kNone,
+       Ty::kDepthwiseInputFilter,
        "TfLiteDepthwiseConvParams; OpDataConv + per-channel multiplier/shift"},
       // TfLiteTransposeConvParams {padding enum, 2 int, activation enum, bias type enum}; OpData
       // {ConvParams (56), 2 int, 2 pointers}.
@@ -245,11 +245,14 @@ const std::vector<KernelEntry>& KernelTable() {
        P::kNone,
        S::kNone,
        Ty::kAllowedTypes,
-       "TfLiteCastParams",
+       "TfLiteCastParams; cast.cc Eval: input bool (since TFLM PR #2401), int8, int16, int32, uint32, int64, "
+       "float32; output int8, int16, int32, uint32, float32; other types fail the Invoke (PR #3248)",
        InitRule::kNone,
        {},
-       {TypeSet({T::kInt8, T::kInt16, T::kInt32, T::kUInt32, T::kInt64, T::kFloat32}), false, true,
-        "Input type {type} ({code}) not supported."}},
+       {TypeSet({T::kBool, T::kInt8, T::kInt16, T::kInt32, T::kUInt32, T::kInt64, T::kFloat32}), false, true,
+        "Input type {type} ({code}) not supported."},
+       {TypeSet({T::kInt8, T::kInt16, T::kInt32, T::kUInt32, T::kFloat32}), true, true,
+        "Output type {type} ({code}) not supported."}},
       {"SPACE_TO_BATCH_ND", {0, 0, 0}, {1, 1, 1}, {4, 4, 4}, P::kNone, S::kNone, Ty::kNone, "SpaceToBatchParams"},
       {"BATCH_TO_SPACE_ND", {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, P::kNone, S::kNone, Ty::kNone, "no Init"},
       {"FLOOR_MOD",

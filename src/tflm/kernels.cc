@@ -8,6 +8,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "rules/int4.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::tflm {
@@ -309,10 +310,10 @@ Result<std::vector<uint64_t>> ScratchBytes(const model::Model& m, size_t s, size
       const uint64_t bytes = Mul(integer ? 2 : 4, *batch, *cells);
       return std::vector<uint64_t>(4, bytes);
     }
-    case ScratchRule::kInt4FilterUnpack: {
+    case ScratchRule::kInt4FilterUnpack: {  // rules/int4.h: one byte per filter element
       const model::Tensor* filter = OpTensor(m, s, i, 1);
       if (filter == nullptr || filter->type != TensorType::kInt4) return std::vector<uint64_t>{};
-      return std::vector<uint64_t>{Elements(*filter)};
+      return std::vector<uint64_t>{rules::Int4UnpackScratchBytes(Elements(*filter))};
     }
     case ScratchRule::kRfft: {
       const model::Tensor* out = OpTensor(m, s, i, 0, true);
@@ -531,6 +532,24 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
                   type_name(filter) + ") | " + NodeFailed(entry.op, index, false),
               false};
     }
+    case TypeRule::kDepthwiseInputFilter: {
+      // depthwise_conv.cc Eval (its Prepare checks no types); float32 input reads any filter.
+      const model::Tensor* filter = OpTensor(m, s, i, 1);
+      if (in0 == nullptr || filter == nullptr) return {};
+      const TensorType a = in0->type, f = filter->type;
+      if (a == TensorType::kFloat32 || (a == TensorType::kInt8 && (f == TensorType::kInt8 || f == TensorType::kInt4)) ||
+          (a == TensorType::kInt16 && f == TensorType::kInt8)) {
+        return {};
+      }
+      if (a != TensorType::kInt8 && a != TensorType::kInt16) {
+        return {"Input type " + type_name(in0) + " (" + std::to_string(TfLiteTypeCode(a)) + ") not supported. | " +
+                    NodeFailed(entry.op, index, true),
+                true};
+      }
+      return {"Filter type " + type_name(filter) + " (" + std::to_string(TfLiteTypeCode(f)) + ") for input type " +
+                  type_name(in0) + " not supported. | " + NodeFailed(entry.op, index, true),
+              true};
+    }
     case TypeRule::kTransposeConvInputFilter: {
       // TRANSPOSE_CONV's inputs: output_shape, filter, input (index 2).
       const model::Tensor* filter = OpTensor(m, s, i, 1);
@@ -544,9 +563,15 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
               false};
     }
     case TypeRule::kAllowedTypes: {
-      const model::Tensor* t = entry.check.output ? OpTensor(m, s, i, 0, true) : in0;
-      if (t == nullptr || (entry.check.allowed >> static_cast<uint32_t>(t->type) & 1u) != 0) return {};
-      std::string message = entry.check.message;
+      const TypeCheck* check = &entry.check;
+      const model::Tensor* t = check->output ? OpTensor(m, s, i, 0, true) : in0;
+      if (t == nullptr || (check->allowed >> static_cast<uint32_t>(t->type) & 1u) != 0) {
+        if (entry.then_check.allowed == 0) return {};
+        check = &entry.then_check;
+        t = check->output ? OpTensor(m, s, i, 0, true) : in0;
+        if (t == nullptr || (check->allowed >> static_cast<uint32_t>(t->type) & 1u) != 0) return {};
+      }
+      std::string message = check->message;
       auto substitute = [&message](const std::string& key, const std::string& value) {
         for (size_t at = message.find(key); at != std::string::npos; at = message.find(key, at + value.size())) {
           message.replace(at, key.size(), value);
@@ -554,8 +579,8 @@ TypeVerdict CheckKernelTypes(const model::Model& m, size_t s, size_t i, const Ke
       };
       substitute("{type}", type_name(t));
       substitute("{code}", std::to_string(TfLiteTypeCode(t->type)));
-      const std::string node = NodeFailed(entry.op, index, entry.check.at_invoke);
-      return {message.empty() ? node : message + " | " + node, entry.check.at_invoke};
+      const std::string node = NodeFailed(entry.op, index, check->at_invoke);
+      return {message.empty() ? node : message + " | " + node, check->at_invoke};
     }
     case TypeRule::kFillConstantDims: {
       if (in0 == nullptr || in0->has_data) return {};

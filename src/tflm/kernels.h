@@ -65,6 +65,7 @@ enum class TypeRule : uint8_t {
   kConvInputFilter,           // Prepare: only f32/f32, int16/int8, int8/int8|int4 ("Hybrid models ...")
   kFcInputFilter,             // Prepare: the same pairs, FULLY_CONNECTED's own message
   kTransposeConvInputFilter,  // Prepare: input type == filter type, or int16/int8
+  kDepthwiseInputFilter,      // Invoke: int8 input needs an int8 / int4 filter, int16 an int8 one
   kFillConstantDims,          // Prepare: the dims input must be constant
   kAllowedTypes,              // KernelEntry::check: the tensor's type must be in a set
 };
@@ -97,6 +98,7 @@ struct KernelEntry {
   InitRule init_rule = InitRule::kNone;
   uint16_t prepare_opdata[kAbiCount] = {0, 0, 0};  // PrepareRule::kOpDataIfInt8
   TypeCheck check = {};                            // TypeRule::kAllowedTypes
+  TypeCheck then_check = {};                       // a second one, made when `check` passes (allowed 0: none)
 };
 
 // The tensors one op's Prepare fetches as temporary TfLiteTensors, in order, as a spec string

@@ -2,9 +2,12 @@
 // SQUARED_DIFFERENCE kernel tests with hand-computed expectations.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/kernels/registrations.h"
+#include "runtime/standalone_context.h"
 #include "tensor_testutil.h"
 
 namespace arenaplan::rt {
@@ -89,6 +92,41 @@ TEST(CastTest, Uint8InputIsUnsupportedAsOnTflm) {
   Tensor<uint8_t> u({1}, {1}, TensorType::UINT8);
   Tensor<float> f(std::vector<float>(1), {1}, TensorType::FLOAT32);
   EXPECT_EQ(KernelStatus(*Register_CAST(), {&u.view}, {&f.view}), StatusCode::kUnsupported);
+}
+
+TEST(CastTest, BoolInputIsCastAsTflmDoes) {
+  // TFLM cast.cc Eval takes bool inputs (since TFLM PR #2401): false -> 0, true -> 1.
+  Tensor<uint8_t> b({1, 0, 1, 1}, {4}, TensorType::BOOL);
+  Tensor<int32_t> i(std::vector<int32_t>(4, 7), {4}, TensorType::INT32);
+  ASSERT_EQ(KernelStatus(*Register_CAST(), {&b.view}, {&i.view}), StatusCode::kOk);
+  EXPECT_EQ(i.data, (std::vector<int32_t>{1, 0, 1, 1}));
+  Tensor<float> f(std::vector<float>(4, 7.0f), {4}, TensorType::FLOAT32);
+  ASSERT_EQ(KernelStatus(*Register_CAST(), {&b.view}, {&f.view}), StatusCode::kOk);
+  EXPECT_EQ(f.data, (std::vector<float>{1.0f, 0.0f, 1.0f, 1.0f}));
+  Tensor<int8_t> c(std::vector<int8_t>(4, 7), {4}, TensorType::INT8);
+  ASSERT_EQ(KernelStatus(*Register_CAST(), {&b.view}, {&c.view}), StatusCode::kOk);
+  EXPECT_EQ(c.data, (std::vector<int8_t>{1, 0, 1, 1}));
+}
+
+TEST(CastTest, OutputsTflmDoesNotWriteFailTheInvoke) {
+  // copyToTensor writes int8, int16, int32, uint32 and float32 only; any other output type fails
+  // in Eval (Prepare accepts it), with TFLM's message and TfLiteType number.
+  Tensor<float> f({1.0f, 0.0f}, {2}, TensorType::FLOAT32);
+  Tensor<uint8_t> b(std::vector<uint8_t>(2), {2}, TensorType::BOOL);
+  Tensor<int64_t> l(std::vector<int64_t>(2), {2}, TensorType::INT64);
+  Tensor<uint8_t> u(std::vector<uint8_t>(2), {2}, TensorType::UINT8);
+  const std::pair<TensorView*, const char*> cases[] = {{&b.view, "Output type BOOL (6) not supported."},
+                                                       {&l.view, "Output type INT64 (4) not supported."},
+                                                       {&u.view, "Output type UINT8 (3) not supported."}};
+  for (const auto& [out, message] : cases) {
+    std::vector<uint8_t> mem(512);
+    TensorView* ins[] = {&f.view};
+    TensorView* outs[] = {out};
+    StandaloneContext ctx(ins, 1, outs, 1, nullptr, mem.data(), mem.size());
+    ASSERT_EQ(ctx.Prepare(*Register_CAST()), StatusCode::kOk) << ctx.error().text;
+    EXPECT_EQ(ctx.Eval(*Register_CAST()), StatusCode::kUnsupported);
+    EXPECT_NE(std::string(ctx.error().text).find(message), std::string::npos) << ctx.error().text;
+  }
 }
 
 TEST(DivTest, FloatAndInt32Truncating) {

@@ -263,13 +263,17 @@ TEST(InterpreterTest, ShortConstantBufferIsRejected) {
   EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1 (c): buffer 1 holds 8 bytes, shape needs 16");
 }
 
-TEST(InterpreterTest, Int4TensorsAreUnsupported) {
+TEST(InterpreterTest, Int4TensorsOutsideFiltersAreUnsupported) {
+  // INT4 runs only as the constant filter of FULLY_CONNECTED / CONV_2D / DEPTHWISE_CONV_2D
+  // (int4_weights_test.cc); as ADD's operand it would be read past its packed bytes.
   ModelSpec spec = ChainSpec();
   spec.subgraphs[0].tensors[1].type = MT::kInt4;  // a packed constant: 4 elements in 2 bytes
   spec.buffers[1].resize(2);
   Harness h(model::WriteModel(spec));
   EXPECT_EQ(h.interp->AllocateTensors(), StatusCode::kUnsupported);
-  EXPECT_STREQ(h.interp->error_message(), "subgraph 0, tensor 1: INT4 tensors are not supported by this runtime");
+  EXPECT_STREQ(h.interp->error_message(),
+               "subgraph 0, op 0 (ADD): INT4 tensor 1 as input 1 (INT4 runs only as the filter of FULLY_CONNECTED, "
+               "CONV_2D and DEPTHWISE_CONV_2D)");
 }
 
 TEST(InterpreterTest, GarbageAndTruncatedModelsFailCleanly) {

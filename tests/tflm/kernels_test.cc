@@ -12,6 +12,7 @@
 #include "built_model_testutil.h"
 #include "model/model.h"
 #include "model/writer.h"
+#include "rules/int4.h"
 #include "tflm/arena_size.h"
 #include "tflm/kernels.h"
 
@@ -227,6 +228,92 @@ TEST(Kernels, PrepareTemporariesFollowTheKernelOrAnUpperGuess) {
   OpAllocation tanh = Evaluate(Build({28, "", {{F32, {4}}}, {{F32, {4}}}, {}, {}}), "tflm-x86_64", "TANH");
   EXPECT_FALSE(tanh.temp_verified);
   EXPECT_EQ(tanh.prepare_temp.size(), 4u);
+}
+
+TEST(KernelTable, Int4UnpackRowsAreTheOpsTheRuleNames) {
+  // The host table (data) and rules::UnpacksInt4Filter (what the runtime's binding allows) agree.
+  for (const KernelEntry& e : KernelTable()) {
+    int32_t code = -1;
+    for (tfl::BuiltinOperator b : tfl::EnumValuesBuiltinOperator()) {
+      if (std::string(tfl::EnumNameBuiltinOperator(b)) == e.op) code = static_cast<int32_t>(b);
+    }
+    EXPECT_EQ(e.scratch == ScratchRule::kInt4FilterUnpack, code >= 0 && rules::UnpacksInt4Filter(code)) << e.op;
+  }
+}
+
+TEST(Kernels, Int4FiltersTakeOneScratchBytePerElement) {
+  // TFLM requests RequestScratchBufferInArena(filter FlatSize) for an INT4 filter; odd counts here
+  // (the last byte holds one value), none for an INT8 filter.
+  constexpr TensorType I4 = TensorType::kInt4;
+  struct C {
+    int32_t code;
+    const char* name;
+    std::vector<int32_t> in, filter, out;
+    uint64_t elements;  // product of the filter shape, by hand
+  };
+  const std::vector<C> cases = {{9, "FULLY_CONNECTED", {2, 7}, {5, 7}, {2, 5}, 35},
+                                {3, "CONV_2D", {1, 5, 5, 3}, {3, 3, 3, 3}, {1, 5, 5, 3}, 81},
+                                {4, "DEPTHWISE_CONV_2D", {1, 4, 4, 5}, {1, 3, 3, 5}, {1, 4, 4, 5}, 45}};
+  for (const C& c : cases) {
+    SCOPED_TRACE(c.name);
+    model::OpOptions o;
+    o.kind = c.code == 9   ? model::OptionsKind::kFullyConnected
+             : c.code == 3 ? model::OptionsKind::kConv2D
+                           : model::OptionsKind::kDepthwiseConv2D;
+    const Built int4 = Build({c.code, "", {{I8, c.in}, {I4, c.filter, true}, {I32, {c.out.back()}, true}},
+                              {{I8, c.out}}, o, {}});
+    const Built int8 = Build({c.code, "", {{I8, c.in}, {I8, c.filter, true}, {I32, {c.out.back()}, true}},
+                              {{I8, c.out}}, o, {}});
+    EXPECT_EQ(Evaluate(int4, "tflm-cortex-m", c.name).scratch_bytes, std::vector<uint64_t>{c.elements});
+    EXPECT_TRUE(Evaluate(int8, "tflm-cortex-m", c.name).scratch_bytes.empty());
+    // One op: input, output and scratch are live together, so the head is their 16-aligned sum.
+    uint64_t in = 1, out = 1;
+    for (int32_t d : c.in) in *= static_cast<uint64_t>(d);
+    for (int32_t d : c.out) out *= static_cast<uint64_t>(d);
+    auto a16 = [](uint64_t n) { return (n + 15) / 16 * 16; };
+    auto s = ComputeArenaSize(int4.model, **FindTarget("tflm-x86_64"));
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    EXPECT_EQ(s->scratch_requests, 1u);
+    EXPECT_EQ(s->head_bytes, a16(in) + a16(out) + a16(c.elements));
+  }
+}
+
+TEST(Kernels, DepthwiseRefusesInt4WithInt16InputAtInvoke) {
+  // depthwise_conv.cc: Prepare requests the scratch and checks no types; Eval's int16 case knows
+  // int8 filters only (kTfLiteInt4 is 18).
+  model::OpOptions o;
+  o.kind = model::OptionsKind::kDepthwiseConv2D;
+  const Built b = Build({4, "", {{I16, {1, 2, 2, 1}}, {TensorType::kInt4, {1, 1, 1, 1}, true}}, {{I16, {1, 2, 2, 1}}}, o, {}});
+  auto s = ComputeArenaSize(b.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(s->allocates);
+  EXPECT_FALSE(s->supported);
+  EXPECT_NE(s->error.find("Filter type INT4 (18) for input type INT16 not supported. | Node DEPTHWISE_CONV_2D (number "
+                          "0) failed to invoke"),
+            std::string::npos)
+      << s->error;
+}
+
+TEST(Kernels, CastTakesBoolInputsAndFailsOtherOutputsAtInvoke) {
+  // cast.cc Eval: bool is an input type (TFLM PR #2401); copyToTensor writes int8, int16, int32,
+  // uint32 and float32 only, and since PR #3248 any other type fails the Invoke.
+  constexpr TensorType B = TensorType::kBool;
+  const Built bool_in = Build({53, "", {{B, {6}}}, {{I32, {6}}}, {}, {}});
+  auto ok = ComputeArenaSize(bool_in.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_TRUE(ok->supported) << ok->error;
+  const Built bool_out = Build({53, "", {{F32, {6}}}, {{B, {6}}}, {}, {}});
+  auto out = ComputeArenaSize(bool_out.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(out.ok());
+  EXPECT_TRUE(out->allocates);
+  EXPECT_FALSE(out->supported);
+  EXPECT_NE(out->error.find("Output type BOOL (6) not supported. | Node CAST (number 0) failed to invoke"),
+            std::string::npos)
+      << out->error;
+  const Built u8_in = Build({53, "", {{TensorType::kUInt8, {6}}}, {{B, {6}}}, {}, {}});  // input checked first
+  auto u8 = ComputeArenaSize(u8_in.model, **FindTarget("tflm-cortex-m"));
+  ASSERT_TRUE(u8.ok());
+  EXPECT_NE(u8->error.find("Input type UINT8 (3) not supported. | Node CAST"), std::string::npos) << u8->error;
 }
 
 TEST(Kernels, TypeChecksNameTheTypeAndTheStage) {

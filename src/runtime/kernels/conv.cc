@@ -5,6 +5,7 @@
 //   int16 x int8:   acc = sum w * in + bias with an int64 accumulator when the bias is int64 (the
 //                   64-bit MultiplyByQuantizedMultiplier), else int32; no zero points (TFLM).
 // Grouped convolution (input depth a multiple of the filter depth) and dilation are supported.
+// Packed INT4 filters (int8 input) are unpacked into an arena scratch buffer on every Invoke (TFLM).
 // Taps outside the image are skipped (zero padding). O(out_elems * fh * fw * filter_depth) time,
 // O(1) extra memory; multipliers are computed once in prepare.
 #include "runtime/kernels/conv_util.h"
@@ -63,6 +64,7 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
+  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // after the multipliers, as TFLM
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }
@@ -142,11 +144,13 @@ StatusCode Eval(KernelContext& ctx) {
     case TensorType::FLOAT32:
       EvalFloat(*d, g, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
       return StatusCode::kOk;
-    case TensorType::INT8:
-      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, g, in.As<int8_t>(), f.As<int8_t>(),
-                                                      has_bias ? bias.As<int32_t>() : nullptr, d->q.input_offset,
-                                                      d->q.output_offset, out.As<int8_t>());
+    case TensorType::INT8: {
+      const int8_t* w = FilterInt8(ctx, f, d->q.filter_scratch);  // INT4: unpacked into scratch
+      if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
+      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, g, in.As<int8_t>(), w, has_bias ? bias.As<int32_t>() : nullptr,
+                                                      d->q.input_offset, d->q.output_offset, out.As<int8_t>());
       return StatusCode::kOk;
+    }
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
         EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, g, in.As<int16_t>(), f.As<int8_t>(), bias.As<int64_t>(),

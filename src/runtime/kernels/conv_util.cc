@@ -1,5 +1,6 @@
 #include "runtime/kernels/conv_util.h"
 
+#include "rules/int4.h"
 #include "runtime/quantization.h"
 
 namespace arenaplan::rt {
@@ -84,8 +85,28 @@ StatusCode PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t
 
 bool SupportedConvTypes(TensorType input, TensorType filter) {
   return (input == TensorType::FLOAT32 && filter == TensorType::FLOAT32) ||
-         (input == TensorType::INT8 && filter == TensorType::INT8) ||
+         (input == TensorType::INT8 && (filter == TensorType::INT8 || filter == TensorType::INT4)) ||
          (input == TensorType::INT16 && filter == TensorType::INT8);
+}
+
+StatusCode RequestInt4FilterScratch(KernelContext& ctx, const TensorView& filter, int32_t* index) {
+  if (filter.type != TensorType::INT4) return StatusCode::kOk;
+  uint32_t count = 0;
+  if (filter.data == nullptr || !CheckedElementCount(filter.dims, filter.rank, &count)) {
+    return ctx.Fail(StatusCode::kInvalidModel, "INT4 filter needs constant data and a valid shape");
+  }
+  const uint64_t bytes = rules::Int4UnpackScratchBytes(count);
+  if (bytes > UINT32_MAX) return ctx.Fail(StatusCode::kInvalidModel, "INT4 filter too large");
+  return ctx.RequestScratch(static_cast<uint32_t>(bytes), index);
+}
+
+const int8_t* FilterInt8(KernelContext& ctx, const TensorView& filter, int32_t index) {
+  if (filter.type != TensorType::INT4) return filter.As<int8_t>();
+  auto* unpacked = static_cast<int8_t*>(ctx.GetScratch(index));
+  uint32_t count = 0;
+  if (unpacked == nullptr || !CheckedElementCount(filter.dims, filter.rank, &count)) return nullptr;
+  rules::UnpackInt4(filter.As<uint8_t>(), count, unpacked);
+  return unpacked;
 }
 
 StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t) {

@@ -53,8 +53,18 @@ StatusCode GetConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t fil
 // input count allows the optional bias, one output, input type equals output type.
 StatusCode PrepareConvTensors(KernelContext& ctx, uint32_t input_index, uint32_t filter_index, ConvTensors* t);
 
-// float x float, int8 x int8, int16 x int8: the (input, filter) pairs TFLM's reference kernels run.
+// float x float, int8 x int8, int8 x int4 (packed), int16 x int8: the (input, filter) pairs TFLM's
+// reference FULLY_CONNECTED and CONV_2D run.
 bool SupportedConvTypes(TensorType input, TensorType filter);
+
+// INT4 filters (rules/int4.h), as TFLM's FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D handle them:
+// prepare requests one scratch byte per filter element into *index (left untouched for any other
+// filter type: it shares its bytes with the float activation range, see ConvOutputParams); eval
+// unpacks the packed constant into that scratch on every Invoke and reads the int8 copy.
+StatusCode RequestInt4FilterScratch(KernelContext& ctx, const TensorView& filter, int32_t* index);
+// The filter as int8 values: the tensor's own data, or (INT4: `index` is read only then) the scratch
+// it was just unpacked into; nullptr when the scratch is missing.
+const int8_t* FilterInt8(KernelContext& ctx, const TensorView& filter, int32_t index);
 
 // The checks the 2D convolutions share: supported type pair (hybrid models are not), rank-4 input,
 // filter and output with data, constant filter.
@@ -89,7 +99,14 @@ StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorV
 struct ConvOutputParams {
   int32_t input_offset, output_offset;  // -zp_in, zp_out (quantized only)
   int32_t act_min, act_max;
-  float act_min_f, act_max_f;
+  // float32 input: the float activation range. An INT4 filter (int8 input only): the scratch it is
+  // unpacked into (RequestInt4FilterScratch). Never both, so they share bytes: the op data of every
+  // other model stays as small as it was.
+  union {
+    float act_min_f;
+    int32_t filter_scratch;
+  };
+  float act_max_f;
   int32_t* multipliers;  // per output channel; nullptr for float
   int32_t* shifts;
 };
@@ -127,7 +144,11 @@ struct FcData {
   int32_t batches, units, depth;
   int32_t input_offset, filter_offset, output_offset;
   int32_t act_min, act_max;
-  float act_min_f, act_max_f;
+  union {  // float32 input / INT4 filter (int8 input), as in ConvOutputParams
+    float act_min_f;
+    int32_t filter_scratch;
+  };
+  float act_max_f;
   int32_t multiplier, shift;  // per-tensor
   int32_t* multipliers;       // per-channel (nullptr when per-tensor)
   int32_t* shifts;

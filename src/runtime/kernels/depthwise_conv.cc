@@ -5,6 +5,7 @@
 //   int8 x int8:  acc = sum w * (in - zp_in) + bias (int32), per-channel MultiplyByQuantizedMultiplier,
 //                 + zp_out, clamp;
 //   int16 x int8: int64 accumulator and int64 bias (TFLM only accepts int64 bias here), no zero points.
+// Packed INT4 filters (int8 input) are unpacked into an arena scratch buffer on every Invoke (TFLM).
 // The depth multiplier is out_depth / in_depth (what the reference kernel requires it to be).
 // O(out_elems * fh * fw) time, O(1) extra memory.
 #include "runtime/kernels/conv_util.h"
@@ -18,7 +19,12 @@ namespace {
 StatusCode Prepare(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(PrepareConvTensors(ctx, 0, 1, &t));
-  RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, t));
+  {
+    // TFLM's depthwise Prepare also takes an INT4 filter with int16 input; its Eval refuses it.
+    ConvTensors checked = t;
+    if (t.in.type == TensorType::INT16 && t.filter.type == TensorType::INT4) checked.filter.type = TensorType::INT8;
+    RT_RETURN_IF_ERROR(CheckConv2DTensors(ctx, checked));
+  }
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const int32_t in_d = in.dims[3];
   const int32_t out_d = out.dims[3];
@@ -45,6 +51,7 @@ StatusCode Prepare(KernelContext& ctx) {
   d->depth_multiplier = out_d / in_d;
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, out_d, &d->q));
+  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // its only scratch: order is free
   ctx.set_op_data(d);
   return StatusCode::kOk;
 }
@@ -115,12 +122,17 @@ StatusCode Eval(KernelContext& ctx) {
       auto finish = [&q](int32_t acc, int32_t b, int32_t oc) {
         return static_cast<int8_t>(RequantizeConvOutput(q, WrappingAdd(acc, b), oc, q.output_offset));
       };
-      Run<int8_t, int8_t, int32_t, int32_t, int8_t>(*d, in, f, out, in.As<int8_t>(), f.As<int8_t>(),
+      const int8_t* w = FilterInt8(ctx, f, d->q.filter_scratch);  // INT4: unpacked into scratch
+      if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
+      Run<int8_t, int8_t, int32_t, int32_t, int8_t>(*d, in, f, out, in.As<int8_t>(), w,
                                                     has_bias ? bias.As<int32_t>() : nullptr, out.As<int8_t>(),
                                                     q.input_offset, finish);
       return StatusCode::kOk;
     }
     case TensorType::INT16: {
+      if (f.type == TensorType::INT4) {  // TFLM's message; 18 is kTfLiteInt4
+        return ctx.Fail(StatusCode::kUnsupported, "Filter type INT4 (18) for input type INT16 not supported.");
+      }
       auto finish = [&q](int64_t acc, int64_t b, int32_t oc) {
         return static_cast<int16_t>(RequantizeConvOutput(q, acc + b, oc, 0));
       };

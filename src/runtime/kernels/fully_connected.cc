@@ -7,7 +7,8 @@
 //                     M_c = s_in * s_w[c] / s_out in double;
 //   int16 x int8:     acc = sum (w - zp_w) * in + bias, int64 when the bias is int64 (else int32),
 //                     no output zero point (TFLM).
-// Weights and bias may be computed at run time (read at eval only), as on TFLM.
+// Weights and bias may be computed at run time (read at eval only), as on TFLM. Packed INT4 weights
+// (int8 input) are unpacked into an arena scratch buffer on every Invoke, as TFLM does.
 // O(batches * units * depth) time, O(1) extra memory.
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/registrations.h"
@@ -32,6 +33,7 @@ StatusCode Prepare(KernelContext& ctx) {
   void* mem = nullptr;
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(FcData), &mem));
   auto* d = static_cast<FcData*>(mem);
+  RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->filter_scratch));
   d->units = Dim(out, -1);
   d->depth = Dim(f, -1);
   d->batches = d->units > 0 ? static_cast<int32_t>(ElementCount(out) / d->units) : 0;
@@ -144,11 +146,14 @@ StatusCode Eval(KernelContext& ctx) {
     case TensorType::FLOAT32:
       EvalFloat(*d, in.As<float>(), f.As<float>(), has_bias ? bias.As<float>() : nullptr, out.As<float>());
       return StatusCode::kOk;
-    case TensorType::INT8:
-      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(
-          *d, in.As<int8_t>(), f.As<int8_t>(), has_bias ? bias.As<int32_t>() : nullptr,
-          d->multipliers != nullptr ? 0 : d->filter_offset, d->output_offset, out.As<int8_t>());
+    case TensorType::INT8: {
+      const int8_t* w = FilterInt8(ctx, f, d->filter_scratch);  // INT4: unpacked into scratch
+      if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
+      EvalQuantized<int8_t, int32_t, int32_t, int8_t>(*d, in.As<int8_t>(), w, has_bias ? bias.As<int32_t>() : nullptr,
+                                                      d->multipliers != nullptr ? 0 : d->filter_offset,
+                                                      d->output_offset, out.As<int8_t>());
       return StatusCode::kOk;
+    }
     case TensorType::INT16:
       if (has_bias && bias.type == TensorType::INT64) {
         EvalQuantized<int16_t, int64_t, int64_t, int16_t>(*d, in.As<int16_t>(), f.As<int8_t>(), bias.As<int64_t>(),

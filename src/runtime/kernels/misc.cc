@@ -1,7 +1,9 @@
 // Small ops, exact with TFLM's reference kernels:
-//   CAST: static_cast between bool/int8/uint8/int16/int32/uint32/int64/float32 (uint8 input is
-//     rejected, as on TFLM); float -> integer saturates out-of-range and NaN to INT32_MIN like
-//     x86-64's cvttss2si, instead of C++ undefined behaviour.
+//   CAST: static_cast from bool/int8/int16/int32/uint32/int64/float32 to int8/int16/int32/uint32/
+//     float32, the types TFLM's cast.cc Eval handles; any other input (e.g. uint8) or output (bool,
+//     uint8, int64) fails the Invoke with TFLM's message, as TFLM does since its PR #3248; float ->
+//     integer saturates out-of-range and NaN to INT32_MIN like x86-64's cvttss2si, instead of C++
+//     undefined behaviour.
 //   DIV float32 / int32 (truncating; division by zero fails the Invoke), with broadcasting and
 //     the fused activation.
 //   FLOOR_DIV, FLOOR_MOD float32 (TFLM supports no other type), SQUARED_DIFFERENCE float32/int32.
@@ -24,15 +26,27 @@ namespace arenaplan::rt {
 namespace {
 
 // ---- CAST -----------------------------------------------------------------------------------
-bool CastType(TensorType t) {
+// The input types TFLM's CastEval switches on (bool since TFLM PR #2401).
+bool CastInputType(TensorType t) {
   switch (t) {
     case TensorType::BOOL:
     case TensorType::INT8:
-    case TensorType::UINT8:
     case TensorType::INT16:
     case TensorType::INT32:
     case TensorType::UINT32:
     case TensorType::INT64:
+    case TensorType::FLOAT32: return true;
+    default: return false;
+  }
+}
+
+// The output types TFLM's copyToTensor writes.
+bool CastOutputType(TensorType t) {
+  switch (t) {
+    case TensorType::INT8:
+    case TensorType::INT16:
+    case TensorType::INT32:
+    case TensorType::UINT32:
     case TensorType::FLOAT32: return true;
     default: return false;
   }
@@ -80,13 +94,13 @@ StatusCode EvalCast(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (!CastType(in.type) || in.type == TensorType::UINT8) {
+  if (!CastInputType(in.type)) {
     return ctx.Fail(StatusCode::kUnsupported, "Input type %s (%d) not supported.", TypeName(in.type),
-                    static_cast<int>(in.type));
+                    static_cast<int>(TfLiteTypeCode(in.type)));
   }
-  if (!CastType(out.type)) {
+  if (!CastOutputType(out.type)) {
     return ctx.Fail(StatusCode::kUnsupported, "Output type %s (%d) not supported.", TypeName(out.type),
-                    static_cast<int>(out.type));
+                    static_cast<int>(TfLiteTypeCode(out.type)));
   }
   const int64_t n = ElementCount(out);
   if (in.type == TensorType::FLOAT32) {
@@ -95,9 +109,7 @@ StatusCode EvalCast(KernelContext& ctx) {
       const float v = x[i];
       if (out.type == TensorType::FLOAT32) {
         out.As<float>()[i] = v;
-      } else if (out.type == TensorType::BOOL) {
-        out.As<bool>()[i] = v != 0.0f;
-      } else if (out.type == TensorType::INT64 || out.type == TensorType::UINT32) {
+      } else if (out.type == TensorType::UINT32) {
         // 64-bit truncation (cvttss2si r64); out of range -> INT64_MIN.
         const bool in_range = v > -9223372036854775808.0f && v < 9223372036854775808.0f;
         StoreInt(out, i, in_range ? static_cast<int64_t>(v) : INT64_MIN);

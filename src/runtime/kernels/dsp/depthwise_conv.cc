@@ -36,7 +36,7 @@ struct Shape {
 
 bool MakeShape(const DepthwiseData& d, const ConvTensors& t, Shape* s) {
   const TensorView &in = t.in, &f = t.filter, &out = t.out;
-  if (in.type != TensorType::INT8 || d.w.dilation_h != 1 || d.w.dilation_w != 1 || d.depth_multiplier < 1 ||
+  if (in.type != TensorType::INT8 || f.type != TensorType::INT8 || d.w.dilation_h != 1 || d.w.dilation_w != 1 || d.depth_multiplier < 1 ||
       static_cast<int64_t>(in.dims[3]) * d.depth_multiplier != out.dims[3] || f.dims[3] != out.dims[3]) {
     return false;
   }

@@ -185,7 +185,7 @@ void EvalInt8(const FcData& d, const ConvTensors& t) {
 StatusCode Eval(KernelContext& ctx) {
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
-  if (t.in.type != TensorType::INT8) return Register_FULLY_CONNECTED()->eval(ctx);
+  if (t.in.type != TensorType::INT8 || t.filter.type != TensorType::INT8) return Register_FULLY_CONNECTED()->eval(ctx);
   EvalInt8(*static_cast<const FcData*>(ctx.op_data()), t);
   return StatusCode::kOk;
 }
