@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "graph/geometry.h"
+#include "graph/schedule.h"
 
 namespace arenaplan::graph {
 
@@ -119,6 +120,93 @@ PassReport FoldPads(model::Graph& g) {
     }
   }
   if (r.applied > 0) {
+    RemoveMetadata(g, "OfflineMemoryAllocation");
+    PruneUnused(g);
+  }
+  return r;
+}
+
+namespace {
+
+// Why `pad` cannot fold into `conv` with explicit amounts ("" when it can; *p gets them).
+std::string WhyNotExplicit(const model::Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& pad,
+                           const tflo::OperatorT& conv, const SpatialOp& padded, const SpatialOp& window,
+                           ExplicitPad* p) {
+  const auto& in = *sg.tensors[static_cast<size_t>(pad.inputs[0])];
+  const auto& out = *sg.tensors[static_cast<size_t>(pad.outputs[0])];
+  if (conv.inputs.empty() || conv.inputs[0] != pad.outputs[0]) return "the PAD output is not the convolution's input";
+  if (window.same) return "the convolution already pads";
+  if (!SameQuantization(in, out)) return "the PAD changes quantization";
+  if (!PadsWithZeroPoint(g, sg, pad)) return "the pad value is not the zero point";
+  if (in.shape.size() != 4 || out.shape.size() != 4) return "not NHWC";
+  if (in.type != tflo::TensorType::INT8 && in.type != tflo::TensorType::FLOAT32 && in.type != tflo::TensorType::INT16)
+    return "not int8, int16 or float32";
+  const auto& conv_out = sg.tensors[static_cast<size_t>(conv.outputs[0])]->shape;
+  if (conv_out.size() != 4) return "the convolution's output is not NHWC";
+  Window h = window.h, w = window.w;
+  h.pad_before = padded.h.pad_before;
+  w.pad_before = padded.w.pad_before;
+  *p = ExplicitPad{};
+  p->top = h.pad_before;
+  p->left = w.pad_before;
+  p->bottom = std::min(out.shape[1] - in.shape[1] - h.pad_before, PadAfter(in.shape[1], conv_out[1], h));
+  p->right = std::min(out.shape[2] - in.shape[2] - w.pad_before, PadAfter(in.shape[2], conv_out[2], w));
+  if (p->bottom < 0 || p->right < 0) return "the PAD's output shape does not match its paddings";
+  if (p->top >= h.effective() || p->bottom >= h.effective() || p->left >= w.effective() || p->right >= w.effective())
+    return "pads a whole window or more";
+  p->value = in.type == tflo::TensorType::INT8 && in.quantization && !in.quantization->zero_point.empty()
+                 ? static_cast<int32_t>(in.quantization->zero_point[0])
+                 : 0;
+  return "";
+}
+
+}  // namespace
+
+PassReport FoldPadsExplicit(model::Graph& g) {
+  PassReport r;
+  if (HasSchedule(g)) {
+    r.skipped.push_back("explicit padding: the model already has an arenaplan schedule");
+    return r;
+  }
+  std::vector<ScheduledPad> pads;
+  for (size_t s = 0; s < g.subgraphs.size(); ++s) {
+    auto& sg = *g.subgraphs[s];
+    size_t removed = 0;
+    for (size_t i = 0; i < sg.operators.size(); ++i) {
+      const auto& pad = *sg.operators[i];
+      const B code = OpCode(g, pad);
+      if (code != B::PAD && code != B::PADV2) continue;
+      const std::string where = "op " + std::to_string(i + removed) + " (" + OpName(g, pad) + ")";
+      auto padded = ClassifySpatial(g, sg, pad, Axes{1, 2});
+      bool is_output = false;
+      const auto readers = Readers(sg, pad.outputs.empty() ? -1 : pad.outputs[0], &is_output);
+      if (!padded.ok() || readers.size() != 1 || is_output) {
+        r.skipped.push_back(where + ": " + (padded.ok() ? "its output has other readers" : padded.status().message()));
+        continue;
+      }
+      auto& conv = *sg.operators[readers[0]];
+      const B cc = OpCode(g, conv);
+      auto window = ClassifySpatial(g, sg, conv, Axes{1, 2});
+      ExplicitPad p;
+      std::string why = cc != B::CONV_2D && cc != B::DEPTHWISE_CONV_2D ? "read by " + OpName(g, conv)
+                        : !window.ok()                                 ? window.status().message()
+                                                                       : WhyNotExplicit(g, sg, pad, conv, *padded, *window, &p);
+      if (!why.empty()) {
+        r.skipped.push_back(where + ": " + why);
+        continue;
+      }
+      conv.inputs[0] = pad.inputs[0];
+      pads.push_back({static_cast<int32_t>(s), &conv, p});
+      sg.operators.erase(sg.operators.begin() + static_cast<long>(i));
+      --i;
+      ++removed;
+      ++r.applied;
+    }
+  }
+  if (r.applied > 0) {
+    r.done.push_back("explicit padding: " + std::to_string(r.applied) +
+                     " PADs folded into the convolutions that read them (arenaplan_schedule; arenaplan's runtime only)");
+    WriteSchedule(g, pads);
     RemoveMetadata(g, "OfflineMemoryAllocation");
     PruneUnused(g);
   }

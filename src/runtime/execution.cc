@@ -169,6 +169,16 @@ bool Interpreter::GetInput(uint32_t k, TensorView* out) {
   return true;
 }
 
+bool Interpreter::GetExplicitPadding(ExplicitPadding* out) {
+  *out = ExplicitPadding{};
+  rules::ScheduleRecord r;
+  if (!rules::FindScheduleRecord(model_.schedule, current_sg_, current_op_, rules::ScheduleKind::kExplicitPadding, &r)) {
+    return false;
+  }
+  *out = ExplicitPadding{r.a, r.b, r.c, r.d, r.value};
+  return true;
+}
+
 bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_outputs()) return false;

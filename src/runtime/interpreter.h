@@ -219,6 +219,7 @@ class Interpreter final : private KernelContext {
   StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
   StatusCode PointOutputAt(uint32_t k, void* data) override;
   bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
+  bool GetExplicitPadding(ExplicitPadding* out) override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;

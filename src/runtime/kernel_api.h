@@ -28,6 +28,12 @@ namespace arenaplan::rt {
 // TFLM allows this many scratch requests per node; so do we.
 using rules::kMaxScratchPerNode;
 
+// Rows / columns a convolution reads as padding on each side, and the value they hold (the input's
+// zero point; 0 for float). The kernel skips padded taps, which equals that value and only it.
+struct ExplicitPadding {
+  int32_t top = 0, bottom = 0, left = 0, right = 0, value = 0;
+};
+
 class KernelContext {
  public:
   // --- the node being prepared / evaluated -----------------------------------------------------
@@ -97,6 +103,13 @@ class KernelContext {
   // kernel that writes past its outputs into whatever the plan put there
   // (TFLite_Detection_PostProcess with several classes per anchor); false where there is none.
   virtual bool PlannedRegion(uint8_t** base, uint32_t* bytes) { return false; }
+
+  // --- arenaplan's execution schedule (rules/schedule.h) -----------------------------------------
+  // The explicit padding the schedule gives this op (a PAD folded into it): false when none.
+  virtual bool GetExplicitPadding(ExplicitPadding* out) {
+    *out = ExplicitPadding{};
+    return false;
+  }
 
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.

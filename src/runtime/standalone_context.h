@@ -47,6 +47,12 @@ class StandaloneContext final : public KernelContext {
   StatusCode RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
+  // Unit tests of folded padding: the op then reads as if the schedule gave it `p` (nullptr: none).
+  void set_explicit_padding(const ExplicitPadding* p) { explicit_padding_ = p; }
+  bool GetExplicitPadding(ExplicitPadding* out) override {
+    *out = explicit_padding_ != nullptr ? *explicit_padding_ : ExplicitPadding{};
+    return explicit_padding_ != nullptr;
+  }
 
  private:
   TensorView* const* inputs_;
@@ -62,6 +68,7 @@ class StandaloneContext final : public KernelContext {
   uint32_t scratch_offsets_[kMaxScratchPerNode] = {};
   uint32_t scratch_count_ = 0;
   ErrorText error_;
+  const ExplicitPadding* explicit_padding_ = nullptr;
 };
 
 }  // namespace arenaplan::rt

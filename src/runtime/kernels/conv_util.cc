@@ -138,4 +138,40 @@ bool HasShape(const TensorView& t, int32_t rank) {
   return static_cast<uint64_t>(count) * size <= t.bytes;
 }
 
+namespace {
+
+// One spatial dimension of ApplyExplicitPadding; "" when it fits, else what is wrong.
+const char* CheckPaddedDim(int32_t in, int32_t before, int32_t after, int32_t filter, int32_t dilation, int32_t stride,
+                           int32_t out) {
+  const int64_t effective = (static_cast<int64_t>(filter) - 1) * dilation + 1;
+  if (before >= effective || after >= effective) return "padding reaches past a whole window";
+  const int64_t padded = static_cast<int64_t>(in) + before + after;
+  if (padded < effective || (padded - effective) / stride + 1 != out) return "output size does not match";
+  return "";
+}
+
+}  // namespace
+
+StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
+                                const TensorView& filter, ConvWindow* w) {
+  ExplicitPadding p;
+  if (!ctx.GetExplicitPadding(&p)) return StatusCode::kOk;
+  TensorView out;
+  if (!ctx.GetOutput(0, &out) || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding needs a rank-4 output");
+  if (padding != tfl::Padding::VALID) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding on a SAME convolution");
+  const int32_t want = in.type == TensorType::INT8 ? in.zero_point : 0;
+  if (p.value != want) {
+    return ctx.Fail(StatusCode::kInvalidModel, "explicit padding with %d, the input's zero point is %d", p.value, want);
+  }
+  const char* h = CheckPaddedDim(in.dims[1], p.top, p.bottom, filter.dims[1], w->dilation_h, w->stride_h, out.dims[1]);
+  const char* v = CheckPaddedDim(in.dims[2], p.left, p.right, filter.dims[2], w->dilation_w, w->stride_w, out.dims[2]);
+  if (*h != '\0' || *v != '\0') {
+    return ctx.Fail(StatusCode::kInvalidModel, "explicit padding (%d, %d, %d, %d) of a %dx%d input to %dx%d: %s", p.top,
+                    p.bottom, p.left, p.right, in.dims[1], in.dims[2], out.dims[1], out.dims[2], *h != '\0' ? h : v);
+  }
+  w->pad.height = p.top;
+  w->pad.width = p.left;
+  return StatusCode::kOk;
+}
+
 }  // namespace arenaplan::rt
