@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "graph/in_place.h"
 #include "graph/int8_io.h"
 #include "graph/pad_fold.h"
 #include "graph/patch.h"
@@ -63,14 +64,18 @@ std::string Describe(const model::Graph& g, const Prefix& p, PatchGrid grid, int
          std::to_string(ops_added) + " slice / pad / concatenation ops added)";
 }
 
-// A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h),
-// what that did in *report when given.
+// A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h)
+// and its depthwise convolutions marked in place (in_place.h), what that did in *report when given.
 Result<std::vector<uint8_t>> Lowered(const std::vector<uint8_t>& bytes, const OptimizeOptions& o,
                                      PassReport* report = nullptr) {
   if (!o.explicit_padding) return bytes;
   auto g = model::ReadGraph(bytes.data(), bytes.size());
   if (!g.ok()) return g.status();
   PassReport pass = FoldPadsExplicit(**g);
+  const PassReport in_place = MarkInPlace(**g);
+  pass.done.insert(pass.done.end(), in_place.done.begin(), in_place.done.end());
+  pass.skipped.insert(pass.skipped.end(), in_place.skipped.begin(), in_place.skipped.end());
+  pass.applied += in_place.applied;
   if (report != nullptr) *report = pass;
   if (pass.applied == 0) return bytes;
   return model::WriteGraph(**g);

@@ -37,7 +37,8 @@ struct OptimizeOptions {
   bool int8_io = false;
   int32_t max_grid = 8;
   // arenaplan's runtime: every candidate's remaining PADs folded into explicit convolution
-  // padding (FoldPadsExplicit, pad_fold.h) before it is measured and written. Not for stock TFLM.
+  // padding (FoldPadsExplicit, pad_fold.h) and its depthwise convolutions marked in place
+  // (MarkInPlace, in_place.h) before it is measured and written. Not for stock TFLM.
   bool explicit_padding = false;
 };
 

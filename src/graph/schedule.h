@@ -1,5 +1,5 @@
 // The host side of arenaplan's execution schedule (rules/schedule.h, which the runtime reads):
-// explicit paddings of operators, written into the graph's arenaplan_schedule metadata with the
+// explicit paddings of operators and operators that may run in place, written into the graph's arenaplan_schedule metadata with the
 // operators' indices at the time of writing (so write it last: a later pass that moves operators
 // would make it wrong, and passes refuse graphs that have one). Host only. O(records log records
 // + ops).
@@ -20,7 +20,11 @@ struct ScheduledPad {
   int32_t subgraph = 0;
   const tflo::OperatorT* op = nullptr;  // an operator of that subgraph
   ExplicitPad pad;
+  bool in_place = false;  // a kInPlace record (pad unused) instead of explicit padding
 };
+
+// The graph's schedule, ops resolved to the graph's operators (records naming no op are dropped).
+std::vector<ScheduledPad> ReadSchedule(const model::Graph& g);
 
 // True when the graph carries an arenaplan_schedule metadata entry.
 bool HasSchedule(const model::Graph& g);

@@ -66,7 +66,7 @@ StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op
                r.op);
       return StatusCode::kInvalidModel;
     }
-    if (r.kind != ScheduleKind::kExplicitPadding) {
+    if (r.kind != ScheduleKind::kExplicitPadding && r.kind != ScheduleKind::kInPlace) {
       SetError(error, "schedule: record %u (subgraph %d, op %d): unknown kind %d", i, r.subgraph, r.op,
                static_cast<int32_t>(r.kind));
       return StatusCode::kUnsupported;
@@ -74,6 +74,10 @@ StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op
     if (r.a < 0 || r.b < 0 || r.c < 0 || r.d < 0) {
       SetError(error, "schedule: record %u (subgraph %d, op %d): negative padding (%d, %d, %d, %d)", i, r.subgraph,
                r.op, r.a, r.b, r.c, r.d);
+      return StatusCode::kInvalidModel;
+    }
+    if (r.kind == ScheduleKind::kInPlace && (r.a != 0 || r.b != 0 || r.c != 0 || r.d != 0 || r.value != 0)) {
+      SetError(error, "schedule: record %u (subgraph %d, op %d): in place takes no amounts", i, r.subgraph, r.op);
       return StatusCode::kInvalidModel;
     }
     if (i > 0 && !Before(ScheduleAt(s, i - 1), r)) {
@@ -102,8 +106,13 @@ StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule
     for (uint32_t k = 0; k < s.count; ++k) {
       const ScheduleRecord r = ScheduleAt(s, k);
       const int32_t code = BuiltinCode(index.code_of(index.op(static_cast<uint32_t>(r.subgraph), static_cast<uint32_t>(r.op))));
-      if (code != static_cast<int32_t>(tfl::BuiltinOperator::CONV_2D) &&
-          code != static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D)) {
+      const bool depthwise = code == static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
+      if (r.kind == ScheduleKind::kInPlace && !depthwise) {
+        SetError(error, "schedule: record %u: in place on subgraph %d, op %d, which is not a DEPTHWISE_CONV_2D", k,
+                 r.subgraph, r.op);
+        return StatusCode::kInvalidModel;
+      }
+      if (code != static_cast<int32_t>(tfl::BuiltinOperator::CONV_2D) && !depthwise) {
         SetError(error, "schedule: record %u: explicit padding on subgraph %d, op %d, which is not a convolution", k,
                  r.subgraph, r.op);
         return StatusCode::kInvalidModel;

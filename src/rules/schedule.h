@@ -8,9 +8,14 @@
 //     zero point; 0 for float): the PAD in front of it was folded away. The kernel checks the
 //     amounts against its shapes and that `value` is the zero point (its padded taps are skipped,
 //     which equals padding with the zero point and only that).
+//   kInPlace: the op (DEPTHWISE_CONV_2D, depth multiplier 1, output shape = input shape) may write
+//     its output over its input: the runtime plans the two as one buffer when the input is read by
+//     no later op (its lifetime ends where the output's begins), and the kernel then computes one
+//     channel plane at a time into scratch and stores it over that channel (output channel c reads
+//     only input channel c). a..value are 0.
 // Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
-// subgraph / op in range, a known kind, amounts >= 0, explicit padding only on CONV_2D and
-// DEPTHWISE_CONV_2D. Decoding and checking O(N), lookup O(log N).
+// subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
+// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D. Decoding and checking O(N), lookup O(log N).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +31,7 @@ inline constexpr uint32_t kScheduleRecordWords = 8;
 
 enum class ScheduleKind : int32_t {
   kExplicitPadding = 1,
+  kInPlace = 2,
 };
 
 struct ScheduleRecord {

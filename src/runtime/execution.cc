@@ -179,6 +179,11 @@ bool Interpreter::GetExplicitPadding(ExplicitPadding* out) {
   return true;
 }
 
+bool Interpreter::InPlace() {
+  rules::ScheduleRecord r;
+  return rules::FindScheduleRecord(model_.schedule, current_sg_, current_op_, rules::ScheduleKind::kInPlace, &r);
+}
+
 bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_outputs()) return false;

@@ -129,6 +129,7 @@ struct MemoryRecord {
   uint32_t planning_temp_bytes = 0;   // peak temp use while planning (freed afterwards)
   uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
+  uint32_t in_place_ops = 0;  // ops whose output shares its input's buffer (schedule, kInPlace)
   uint32_t min_arena_bytes = 0;  // smallest arena (16-aligned start) that works, exact
   // In a shared arena (shared_arena.h); min_arena_bytes is then the smallest window for this model.
   uint32_t shared_tail_bytes = 0;       // bytes of the shared arena its tail takes (tail rounded up to 16)
@@ -220,6 +221,7 @@ class Interpreter final : private KernelContext {
   StatusCode PointOutputAt(uint32_t k, void* data) override;
   bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
   bool GetExplicitPadding(ExplicitPadding* out) override;
+  bool InPlace() override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;

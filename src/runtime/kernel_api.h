@@ -111,6 +111,11 @@ class KernelContext {
     return false;
   }
 
+  // True when the schedule lets this op write its output over its input (rules/schedule.h,
+  // kInPlace). The planner then may give both one buffer; the kernel sees it as equal data
+  // pointers at eval and must handle both cases.
+  virtual bool InPlace() { return false; }
+
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
   StatusCode Fail(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -39,6 +39,7 @@ TEST(RulesSchedule, DecodesAndFindsRecords) {
   ASSERT_TRUE(FindScheduleRecord(s, 0, 1, ScheduleKind::kExplicitPadding, &r));
   EXPECT_EQ(r.value, -3);
   ASSERT_TRUE(FindScheduleRecord(s, 1, 0, ScheduleKind::kExplicitPadding, &r));
+  EXPECT_FALSE(FindScheduleRecord(s, 1, 0, ScheduleKind::kInPlace, &r));
   EXPECT_FALSE(FindScheduleRecord(s, 0, 0, ScheduleKind::kExplicitPadding, &r));
   EXPECT_FALSE(FindScheduleRecord(s, 0, 2, ScheduleKind::kExplicitPadding, &r));
   EXPECT_FALSE(FindScheduleRecord(s, 1, 1, ScheduleKind::kExplicitPadding, &r));
@@ -58,6 +59,7 @@ TEST(RulesSchedule, RefusesWhatTheRuntimeCannotTrust) {
       {{1, 1, 2, 0, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "subgraph 2, op 0"},
       {{1, 1, 0, 0, 7, 0, 0, 0, 0, 0}, StatusCode::kUnsupported, "unknown kind 7"},
       {{1, 1, 0, 0, 1, 0, -1, 0, 0, 0}, StatusCode::kInvalidModel, "negative padding"},
+      {{1, 1, 0, 0, 2, 1, 0, 0, 0, 0}, StatusCode::kInvalidModel, "in place takes no amounts"},
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order"},
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order or repeated"},
   };

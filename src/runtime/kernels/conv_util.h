@@ -125,11 +125,13 @@ struct ConvData {
 
 // Op data of DEPTHWISE_CONV_2D (output channel oc reads input channel oc / depth_multiplier).
 // dsp_scratch: the row buffers of the fast int8 path (kernels/dsp/), -1 when the portable kernel runs.
+// in_place_scratch: one output channel plane, when the schedule lets the op run in place (-1 not).
 struct DepthwiseData {
   ConvWindow w;
   int32_t depth_multiplier;
   ConvOutputParams q;
   int32_t dsp_scratch;
+  int32_t in_place_scratch;
 };
 
 // Op data of FULLY_CONNECTED: output row b, unit u = sum over depth of the input row and weight row u.
