@@ -55,6 +55,16 @@ class KernelContext {
   virtual void set_op_data(void* data) = 0;
   // Persistent memory for this node (prepare only), 16-aligned, lives as long as the interpreter.
   virtual StatusCode AllocatePersistent(uint32_t bytes, void** out) = 0;
+  // Persistent memory that ops asking with equal key bytes may share (prepare only): *fresh says
+  // whether it is new (the caller fills it) or an earlier op's (read only: equal keys must mean
+  // equal contents, e.g. per-channel multipliers keyed by the scales they come from). Default:
+  // never shared. The interpreter shares within models that carry an arenaplan schedule (their
+  // patch copies repeat each convolution's quantization), each unique block costing a small header.
+  virtual StatusCode AllocateSharedPersistent(const void* key, uint32_t key_bytes, uint32_t bytes, void** out,
+                                              bool* fresh) {
+    *fresh = true;
+    return AllocatePersistent(bytes, out);
+  }
   // Asks for `bytes` of scratch live only during this node's eval (prepare only). *index is the
   // handle for GetScratch. At most kMaxScratchPerNode per node.
   virtual StatusCode RequestScratch(uint32_t bytes, int32_t* index) = 0;

@@ -1,5 +1,7 @@
 #include "runtime/kernels/conv_util.h"
 
+#include <cstring>
+
 #include "runtime/quantization.h"
 
 namespace arenaplan::rt {
@@ -109,9 +111,33 @@ StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act
     }
     return StatusCode::kOk;
   }
-  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->multipliers));
-  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->shifts));
-  RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
+  // Multipliers and shifts are a function of these scales alone: ops with equal ones (the patch
+  // copies of one convolution) may share them (KernelContext::AllocateSharedPersistent).
+  struct Key {
+    float in_scale, out_scale, filter_scale;
+    int32_t num_channels, channels, which;  // which: 0 multipliers, 1 shifts
+    const float* filter_scales;             // in the model: equal pointers, equal scales
+  } key;
+  std::memset(&key, 0, sizeof(key));  // padding bytes compare too
+  key.in_scale = in.scale;
+  key.out_scale = out.scale;
+  key.filter_scale = filter.scale;
+  key.num_channels = filter.num_channels;
+  key.channels = channels;
+  key.filter_scales = filter.scales;
+  const uint32_t n = channels > 0 ? static_cast<uint32_t>(channels) : 1u;
+  if (n > (1u << 28)) return ctx.Fail(StatusCode::kInvalidModel, "channel count %d too large", channels);
+  void* mem[2] = {nullptr, nullptr};
+  bool fresh[2] = {true, true};
+  for (int32_t k = 0; k < 2; ++k) {
+    key.which = k;
+    RT_RETURN_IF_ERROR(ctx.AllocateSharedPersistent(&key, sizeof(key), 4u * n, &mem[k], &fresh[k]));
+  }
+  p->multipliers = static_cast<int32_t*>(mem[0]);
+  p->shifts = static_cast<int32_t*>(mem[1]);
+  if (fresh[0] || fresh[1]) {
+    RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
+  }
   if (!CalculateActivationRangeQuantized(act, out, &p->act_min, &p->act_max)) {
     return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
