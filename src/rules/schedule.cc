@@ -107,11 +107,17 @@ StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule
       const ScheduleRecord r = ScheduleAt(s, k);
       const int32_t code = BuiltinCode(index.code_of(index.op(static_cast<uint32_t>(r.subgraph), static_cast<uint32_t>(r.op))));
       const bool depthwise = code == static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
-      if (r.kind == ScheduleKind::kInPlace && !depthwise) {
-        SetError(error, "schedule: record %u: in place on subgraph %d, op %d, which is not a DEPTHWISE_CONV_2D", k,
-                 r.subgraph, r.op);
+      const bool elementwise = code == static_cast<int32_t>(tfl::BuiltinOperator::ADD) ||
+                               code == static_cast<int32_t>(tfl::BuiltinOperator::SUB) ||
+                               code == static_cast<int32_t>(tfl::BuiltinOperator::MUL);
+      if (r.kind == ScheduleKind::kInPlace && !depthwise && !elementwise) {
+        SetError(error,
+                 "schedule: record %u: in place on subgraph %d, op %d, which is not a DEPTHWISE_CONV_2D, ADD, SUB or "
+                 "MUL",
+                 k, r.subgraph, r.op);
         return StatusCode::kInvalidModel;
       }
+      if (r.kind == ScheduleKind::kInPlace) continue;
       if (code != static_cast<int32_t>(tfl::BuiltinOperator::CONV_2D) && !depthwise) {
         SetError(error, "schedule: record %u: explicit padding on subgraph %d, op %d, which is not a convolution", k,
                  r.subgraph, r.op);

@@ -12,10 +12,13 @@
 //     its output over its input: the runtime plans the two as one buffer when the input is read by
 //     no later op (its lifetime ends where the output's begins), and the kernel then computes one
 //     channel plane at a time into scratch and stores it over that channel (output channel c reads
-//     only input channel c). a..value are 0.
+//     only input channel c). Also on ADD, SUB and MUL: the output may take the buffer of an input
+//     of its own shape and type (input 0, else 1, whichever the lifetimes allow; the other may
+//     broadcast): the kernels read that input at the index they write, walking forward, so
+//     element i is read before it is overwritten and never after. a..value are 0.
 // Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
 // subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
-// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D. Decoding and checking O(N), lookup O(log N).
+// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB and MUL. Decoding and checking O(N), lookup O(log N).
 #pragma once
 
 #include <cstdint>

@@ -229,12 +229,28 @@ int32_t BufferOf(const uint32_t* planned, uint32_t n, uint32_t t) {
   return lo < n && planned[lo] == t ? static_cast<int32_t>(lo) : -1;
 }
 
-// In place (rules/schedule.h, kInPlace): the output of a marked op shares its input's buffer when
-// both are planned online, have one size, and the input's lifetime ends at the step where the
+// Input k and output 0 of `op` (subgraph sg) have one type and one shape: that input is read at
+// the output's own index (the other may broadcast).
+bool SameShape(const BoundModel& model, uint32_t sg, const tfl::Operator& op, uint32_t k) {
+  const uint32_t base = model.index.tensor_base[sg];
+  const tfl::Tensor& out = model.tensor(base + static_cast<uint32_t>(op.outputs()->Get(0)));
+  if (op.inputs()->Get(k) < 0) return false;
+  const tfl::Tensor& in = model.tensor(base + static_cast<uint32_t>(op.inputs()->Get(k)));
+  if (in.type() != out.type() || rules::Size(in.shape()) != rules::Size(out.shape())) return false;
+  for (uint32_t d = 0; d < rules::Size(out.shape()); ++d) {
+    if (in.shape()->Get(d) != out.shape()->Get(d)) return false;
+  }
+  return true;
+}
+
+// In place (rules/schedule.h, kInPlace): the output of a marked op shares an input's buffer (the
+// depthwise input; an elementwise op's input 0, else 1, of the output's shape) when both are
+// planned online, have one size, and the input's lifetime ends at the step where the
 // output's begins (no later op reads it, it is not kept). The input's buffer then spans both
 // lifetimes and the output's own buffer takes no bytes: the alias is explicit in the planning
 // problem (and in PlanCopy), so the placement and any verifier see it. (input, output) global
-// tensor pairs go to pairs[0, *count) in temp, for AssignAliases.
+// tensor pairs go to pairs[0, *count) in temp (the input is the buffer's owner: a chain of in-place
+// ops all lands on the first one's input). O(marked ops^2).
 StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count, ErrorText* error) {
   *pairs = nullptr;
   *count = 0;
@@ -251,20 +267,34 @@ StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count
     if (r.kind != rules::ScheduleKind::kInPlace) continue;
     const uint32_t sg = static_cast<uint32_t>(r.subgraph);
     const tfl::Operator& op = p.model.index.op(sg, static_cast<uint32_t>(r.op));
-    if (rules::Size(op.inputs()) < 1 || rules::Size(op.outputs()) < 1 || op.inputs()->Get(0) < 0) continue;
+    const uint32_t inputs = rules::Size(op.inputs());
+    if (inputs < 1 || rules::Size(op.outputs()) < 1) continue;
     const uint32_t base = p.model.index.tensor_base[sg];
-    const uint32_t x = base + static_cast<uint32_t>(op.inputs()->Get(0));
     const uint32_t y = base + static_cast<uint32_t>(op.outputs()->Get(0));
-    const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
-    if (bx < 0 || by < 0 || bx == by) continue;
-    PlanBuffer& in = p.bufs[bx];
-    PlanBuffer& out = p.bufs[by];
-    if (in.offset != kOnline || out.offset != kOnline || in.size != out.size || in.last != out.first) continue;
-    in.last = out.last;
-    out.size = 0;
-    (*pairs)[2 * *count] = x;
-    (*pairs)[2 * *count + 1] = y;
-    ++*count;
+    // Elementwise ops: only an input of the output's shape, which the kernels read at the index
+    // they write (ForEachBroadcast, the fast kernels' flat loops); the depthwise kernel checked
+    // its shapes in prepare and reads input 0 only.
+    const bool depthwise = rules::BuiltinCode(p.model.index.code_of(op)) ==
+                           static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
+    if (!depthwise && inputs != 2) continue;
+    for (uint32_t k = 0; k < (depthwise ? 1u : 2u); ++k) {
+      if (op.inputs()->Get(k) < 0 || (!depthwise && !SameShape(p.model, sg, op, k))) continue;
+      uint32_t x = base + static_cast<uint32_t>(op.inputs()->Get(k));
+      for (uint32_t a = 0; a < *count; ++a) {  // x on an earlier op's input: that buffer (chains)
+        if ((*pairs)[2 * a + 1] == x) x = (*pairs)[2 * a];
+      }
+      const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
+      if (bx < 0 || by < 0 || bx == by) continue;
+      PlanBuffer& in = p.bufs[bx];
+      PlanBuffer& out = p.bufs[by];
+      if (in.offset != kOnline || out.offset != kOnline || in.size != out.size || in.last != out.first) continue;
+      in.last = out.last;
+      out.size = 0;
+      (*pairs)[2 * *count] = x;
+      (*pairs)[2 * *count + 1] = y;
+      ++*count;
+      break;
+    }
   }
   return StatusCode::kOk;
 }

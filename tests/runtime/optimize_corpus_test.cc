@@ -5,8 +5,8 @@
 // original model's runtime outputs), its smallest arena is below the input's, and unchanged
 // models are written back byte for byte. Each rewritten model is run once. For arenaplan's runtime
 // the rewritten models carry explicit convolution padding in place of PADs and in-place depthwise
-// convolutions (arenaplan_schedule): those are run the same way, and they must be among the
-// models checked.
+// convolutions and elementwise ops (arenaplan_schedule): those are run the same way, and they must
+// be among the models checked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -135,8 +135,8 @@ TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
       CheckChanged(m, bytes, *r);
     }
   }
-  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan (%zu with a schedule, %zu running "
-              "depthwise convolutions in place), outputs checked\n",
+  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan (%zu with a schedule, %zu running ops in "
+              "place), outputs checked\n",
               changed[0], changed[1], scheduled, in_place);
   EXPECT_GT(changed[0], 5u);
   EXPECT_GT(changed[1], 5u);
