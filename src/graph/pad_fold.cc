@@ -79,10 +79,13 @@ std::string WhyNot(const model::Graph& g, const tflo::SubGraphT& sg, const tflo:
   return "";
 }
 
-}  // namespace
-
-PassReport FoldPads(model::Graph& g) {
-  PassReport r;
+// The loop both passes share: every PAD / PADV2 whose output is read only by a CONV_2D or
+// DEPTHWISE_CONV_2D (and is no subgraph output) is offered to `fold(s, sg, pad, conv, padded,
+// window, where, conv_at)`, which returns why it cannot fold, or "" after rewriting the conv;
+// the conv then reads the PAD's input and the PAD is removed. `where` names the PAD and
+// `conv_at` the conv by their indices in the input model. Counts and reasons go to r.
+template <typename Fold>
+void FoldEach(model::Graph& g, PassReport& r, Fold fold) {
   for (size_t s = 0; s < g.subgraphs.size(); ++s) {
     auto& sg = *g.subgraphs[s];
     size_t removed = 0;  // messages name ops by their index in the input model
@@ -101,24 +104,38 @@ PassReport FoldPads(model::Graph& g) {
       auto& conv = *sg.operators[readers[0]];
       const B cc = OpCode(g, conv);
       auto window = ClassifySpatial(g, sg, conv, Axes{1, 2});
-      std::string why = cc != B::CONV_2D && cc != B::DEPTHWISE_CONV_2D ? "read by " + OpName(g, conv)
-                        : !window.ok()                                 ? window.status().message()
-                                                                       : WhyNot(g, sg, pad, conv, *padded, *window);
+      const std::string why = cc != B::CONV_2D && cc != B::DEPTHWISE_CONV_2D
+                                  ? "read by " + OpName(g, conv)
+                                  : !window.ok() ? window.status().message()
+                                                 : fold(s, sg, pad, conv, *padded, *window, where, readers[0] + removed);
       if (!why.empty()) {
         r.skipped.push_back(where + ": " + why);
         continue;
       }
       conv.inputs[0] = pad.inputs[0];
-      if (auto* o = conv.builtin_options.AsConv2DOptions()) o->padding = tflo::Padding::SAME;
-      if (auto* o = conv.builtin_options.AsDepthwiseConv2DOptions()) o->padding = tflo::Padding::SAME;
-      r.done.push_back(where + " folded into op " + std::to_string(readers[0] + removed) + " (" + OpName(g, conv) +
-                       ", SAME)");
       sg.operators.erase(sg.operators.begin() + static_cast<long>(i));
       --i;
       ++removed;
       ++r.applied;
     }
   }
+}
+
+}  // namespace
+
+PassReport FoldPads(model::Graph& g) {
+  PassReport r;
+  FoldEach(g, r,
+           [&](size_t, tflo::SubGraphT& sg, const tflo::OperatorT& pad, tflo::OperatorT& conv, const SpatialOp& padded,
+               const SpatialOp& window, const std::string& where, size_t conv_at) {
+             std::string why = WhyNot(g, sg, pad, conv, padded, window);
+             if (!why.empty()) return why;
+             if (auto* o = conv.builtin_options.AsConv2DOptions()) o->padding = tflo::Padding::SAME;
+             if (auto* o = conv.builtin_options.AsDepthwiseConv2DOptions()) o->padding = tflo::Padding::SAME;
+             r.done.push_back(where + " folded into op " + std::to_string(conv_at) + " (" + OpName(g, conv) +
+                              ", SAME)");
+             return std::string();
+           });
   if (r.applied > 0) {
     RemoveMetadata(g, "OfflineMemoryAllocation");
     PruneUnused(g);
@@ -169,40 +186,14 @@ PassReport FoldPadsExplicit(model::Graph& g) {
     return r;
   }
   std::vector<ScheduledPad> pads;
-  for (size_t s = 0; s < g.subgraphs.size(); ++s) {
-    auto& sg = *g.subgraphs[s];
-    size_t removed = 0;
-    for (size_t i = 0; i < sg.operators.size(); ++i) {
-      const auto& pad = *sg.operators[i];
-      const B code = OpCode(g, pad);
-      if (code != B::PAD && code != B::PADV2) continue;
-      const std::string where = "op " + std::to_string(i + removed) + " (" + OpName(g, pad) + ")";
-      auto padded = ClassifySpatial(g, sg, pad, Axes{1, 2});
-      bool is_output = false;
-      const auto readers = Readers(sg, pad.outputs.empty() ? -1 : pad.outputs[0], &is_output);
-      if (!padded.ok() || readers.size() != 1 || is_output) {
-        r.skipped.push_back(where + ": " + (padded.ok() ? "its output has other readers" : padded.status().message()));
-        continue;
-      }
-      auto& conv = *sg.operators[readers[0]];
-      const B cc = OpCode(g, conv);
-      auto window = ClassifySpatial(g, sg, conv, Axes{1, 2});
-      ExplicitPad p;
-      std::string why = cc != B::CONV_2D && cc != B::DEPTHWISE_CONV_2D ? "read by " + OpName(g, conv)
-                        : !window.ok()                                 ? window.status().message()
-                                                                       : WhyNotExplicit(g, sg, pad, conv, *padded, *window, &p);
-      if (!why.empty()) {
-        r.skipped.push_back(where + ": " + why);
-        continue;
-      }
-      conv.inputs[0] = pad.inputs[0];
-      pads.push_back({static_cast<int32_t>(s), &conv, p});
-      sg.operators.erase(sg.operators.begin() + static_cast<long>(i));
-      --i;
-      ++removed;
-      ++r.applied;
-    }
-  }
+  FoldEach(g, r,
+           [&](size_t s, tflo::SubGraphT& sg, const tflo::OperatorT& pad, tflo::OperatorT& conv, const SpatialOp& padded,
+               const SpatialOp& window, const std::string&, size_t) {
+             ExplicitPad p;
+             std::string why = WhyNotExplicit(g, sg, pad, conv, padded, window, &p);
+             if (why.empty()) pads.push_back({static_cast<int32_t>(s), &conv, p});
+             return why;
+           });
   if (r.applied > 0) {
     r.done.push_back("explicit padding: " + std::to_string(r.applied) +
                      " PADs folded into the convolutions that read them (arenaplan_schedule; arenaplan's runtime only)");

@@ -7,12 +7,7 @@ namespace {
 
 using U64 = unsigned long long;
 
-int32_t Word(const uint8_t* p) {
-  const uint32_t v = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-  int32_t out;
-  std::memcpy(&out, &v, sizeof(out));
-  return out;
-}
+int32_t Word(const uint8_t* p) { return LittleEndianWord(p); }
 
 // (subgraph, op, kind) of a before b.
 bool Before(const ScheduleRecord& a, const ScheduleRecord& b) {
