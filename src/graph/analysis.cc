@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "graph/schedule.h"
 #include "graph/spatial_op.h"
 #include "lifetime/lifetimes.h"
 
@@ -20,6 +21,31 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
   options.use_offline_plan = false;  // where the bytes are, not where a plan put them
   auto lifetimes = lifetime::ComputeLifetimes(view, options);
   if (!lifetimes.ok()) return lifetimes.status();
+  // In-place depthwise (schedule.h): the output on its input's buffer where the runtime aliases
+  // them (the input's lifetime ends where the output's begins), as the runtime plans it.
+  std::vector<std::pair<int32_t, int32_t>> owner;  // (aliased tensor, the tensor whose buffer it is on)
+  for (const ScheduledPad& r : ReadSchedule(g)) {
+    if (!r.in_place || r.op->inputs.empty() || r.op->outputs.empty()) continue;
+    auto find = [&](int32_t t) {
+      return std::find_if(lifetimes->buffers.begin(), lifetimes->buffers.end(),
+                          [&](const lifetime::BufferLifetime& b) { return b.subgraph == r.subgraph && b.tensor == t; });
+    };
+    // The depthwise input, or an elementwise op's input 0, else 1 (the runtime's order).
+    const size_t candidates = OpCode(g, *r.op) == BuiltinOperator::DEPTHWISE_CONV_2D ? 1 : 2;
+    for (size_t k = 0; k < candidates; ++k) {
+      int32_t xt = r.op->inputs[k];
+      for (const auto& a : owner)
+        if (r.subgraph == 0 && a.first == xt) xt = a.second;  // chains: the first input's buffer
+      auto x = find(xt), y = find(r.op->outputs[0]);
+      if (x == lifetimes->buffers.end() || y == lifetimes->buffers.end() || x == y || x->size != y->size ||
+          x->last != y->first || x->offline_offset >= 0 || y->offline_offset >= 0)
+        continue;
+      x->last = y->last;
+      y->size = 0;
+      if (r.subgraph == 0) owner.push_back({r.op->outputs[0], xt});
+      break;
+    }
+  }
   MemoryProfile p;
   p.macs = GraphMacs(g);
   if (!g.subgraphs.empty()) {

@@ -1,6 +1,8 @@
 // Where a model's memory goes: MACs per op, the bytes alive at every time step under TFLM's
 // lifetime rules (tensors only, 16-byte rounded, as the planner sees them), the peak step and the
 // buffers alive there. The same numbers pick split points for patching and explain a result.
+// Depthwise convolutions the arenaplan schedule runs in place count their output on the input's
+// buffer where the runtime aliases them (graph/in_place.h).
 // O(buffers x log + ops).
 #pragma once
 

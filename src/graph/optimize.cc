@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "graph/in_place.h"
 #include "graph/int8_io.h"
 #include "graph/pad_fold.h"
 #include "graph/patch.h"
+#include "graph/schedule.h"
 
 namespace arenaplan::graph {
 
@@ -62,6 +64,31 @@ std::string Describe(const model::Graph& g, const Prefix& p, PatchGrid grid, int
          std::to_string(ops_added) + " slice / pad / concatenation ops added)";
 }
 
+// A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h)
+// and its depthwise convolutions marked in place (in_place.h), what that did in *report when given.
+Result<std::vector<uint8_t>> Lowered(const std::vector<uint8_t>& bytes, const OptimizeOptions& o,
+                                     PassReport* report = nullptr) {
+  if (!o.explicit_padding) return bytes;
+  auto g = model::ReadGraph(bytes.data(), bytes.size());
+  if (!g.ok()) return g.status();
+  PassReport pass = FoldPadsExplicit(**g);
+  const PassReport in_place = MarkInPlace(**g);
+  pass.done.insert(pass.done.end(), in_place.done.begin(), in_place.done.end());
+  pass.skipped.insert(pass.skipped.end(), in_place.skipped.begin(), in_place.skipped.end());
+  pass.applied += in_place.applied;
+  if (report != nullptr) *report = pass;
+  if (pass.applied == 0) return bytes;
+  return model::WriteGraph(**g);
+}
+
+// Lowered, then measured.
+Result<Figures> Measure(const std::vector<uint8_t>& bytes, const OptimizeOptions& o, const Evaluator& evaluate,
+                        bool final) {
+  auto lowered = Lowered(bytes, o);
+  if (!lowered.ok()) return lowered.status();
+  return evaluate(*lowered, final);
+}
+
 // Tries the grids on one segment, coarse to fine, until the extra MACs pass the limit or the
 // total grew twice in a row (finer grids trade head for tail); updates best / zero-extra.
 // `done` holds the lines of the segments already patched in `g`.
@@ -77,7 +104,7 @@ void TrySplit(const model::Graph& g, const Prefix& p, const OptimizeOptions& o, 
     if (extra > o.max_extra_macs_pct + 1e-9) break;  // finer grids only add halo
     auto bytes = model::WriteGraph(*patched->graph);
     if (!bytes.ok()) continue;
-    auto f = evaluate(*bytes, false);
+    auto f = Measure(*bytes, o, evaluate, false);
     ++r.candidates;
     if (!f.ok()) continue;
     if (f->min_arena < best.figures.min_arena) {
@@ -162,13 +189,20 @@ Result<OptimizeResult> Optimize(
   if (!before.ok()) return before.status();
   r.before = r.after = *before;
   model::Graph& g = **graph;
-  for (PassReport pass : {o.int8_io ? QuantizedIo(g) : PassReport{}, FoldPads(g)}) {
+  if (HasSchedule(g)) {
+    r.bytes = input;
+    r.skipped.push_back("the model already has an arenaplan schedule (it was optimized for arenaplan): written unchanged");
+    return r;
+  }
+  for (int k = 0; k < 2; ++k) {
+    const PassReport pass = k == 0 ? (o.int8_io ? QuantizedIo(g) : PassReport{}) : FoldPads(g);
     r.rewrites.insert(r.rewrites.end(), pass.done.begin(), pass.done.end());
-    r.skipped.insert(r.skipped.end(), pass.skipped.begin(), pass.skipped.end());
+    // With explicit padding, the PADs SAME cannot take are folded later (and reported then).
+    if (k == 0 || !o.explicit_padding) r.skipped.insert(r.skipped.end(), pass.skipped.begin(), pass.skipped.end());
   }
   auto base_bytes = model::WriteGraph(g);
   if (!base_bytes.ok()) return base_bytes.status();
-  auto base = evaluate(*base_bytes, false);
+  auto base = Measure(*base_bytes, o, evaluate, false);
   if (!base.ok()) return base.status();
   const uint64_t base_macs = GraphMacs(g);
   Best best{*base_bytes, *base, base_macs, {}}, zero = best;
@@ -196,10 +230,15 @@ Result<OptimizeResult> Optimize(
     r.skipped.push_back("patches: no prefix helps" +
                         (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
   r.rewrites.insert(r.rewrites.end(), best.what.begin(), best.what.end());
-  auto out = finish(Annotated(best.bytes, r.rewrites));
+  PassReport lowering;
+  auto lowered = Lowered(best.bytes, o, &lowering);
+  if (!lowered.ok()) return lowered.status();
+  r.rewrites.insert(r.rewrites.end(), lowering.done.begin(), lowering.done.end());
+  r.skipped.insert(r.skipped.end(), lowering.skipped.begin(), lowering.skipped.end());
+  auto out = finish(Annotated(*lowered, r.rewrites));
   if (!out.ok()) {
     r.skipped.push_back("finishing: " + out.status().message());
-    out = best.bytes;
+    out = *lowered;
   }
   auto after = evaluate(*out, true);
   if (!after.ok()) return after.status();

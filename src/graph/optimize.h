@@ -5,7 +5,10 @@
 // candidate with the smallest total arena wins (an Evaluator measures it: for stock TFLM the
 // target's smallest working arena, whose tail grows with every op added; for arenaplan's runtime
 // what the runtime reports). The result must beat the input model, else the input is returned
-// unchanged with the reasons. O(splits x grids x evaluation).
+// unchanged with the reasons. With explicit_padding, each candidate is measured (and the winner
+// written) with its PADs folded into the convolutions; the search itself runs on the standard-op
+// graph. A model that already has an arenaplan schedule is returned unchanged.
+// O(splits x grids x evaluation).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +36,10 @@ struct OptimizeOptions {
   double max_extra_macs_pct = 20.0;
   bool int8_io = false;
   int32_t max_grid = 8;
+  // arenaplan's runtime: every candidate's remaining PADs folded into explicit convolution
+  // padding (FoldPadsExplicit, pad_fold.h) and its depthwise convolutions marked in place
+  // (MarkInPlace, in_place.h) before it is measured and written. Not for stock TFLM.
+  bool explicit_padding = false;
 };
 
 struct OptimizeResult {

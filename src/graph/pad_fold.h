@@ -23,4 +23,15 @@ struct PassReport {
 
 PassReport FoldPads(model::Graph& g);
 
+// PAD folding for arenaplan's runtime (`optimize --for arenaplan`): every PAD / PADV2 that pads
+// with the zero point (0 for float), only on the spatial axes of an NHWC tensor, without changing
+// quantization, and whose only reader is a VALID CONV_2D / DEPTHWISE_CONV_2D, is removed; the
+// convolution reads the PAD's input and the amounts it reads (top, bottom, left, right, each
+// below the window's extent) go into the model's arenaplan_schedule metadata (schedule.h), which
+// the runtime's convolutions apply. Any amounts, so PyTorch's symmetric stride-2 pads and the
+// border PADs of every patch fold too. Same values at the same taps: identical outputs. Stock
+// TFLM does not read the schedule, so the result is for arenaplan's runtime only. A graph that
+// already has a schedule is left alone. O(ops^2) (readers by scan).
+PassReport FoldPadsExplicit(model::Graph& g);
+
 }  // namespace arenaplan::graph

@@ -28,7 +28,9 @@ Evaluator RuntimeEvaluator() {
 }
 
 Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options) {
-  return Optimize(bytes, options, RuntimeEvaluator(),
+  OptimizeOptions o = options;
+  o.explicit_padding = true;
+  return Optimize(bytes, o, RuntimeEvaluator(),
                   [](const std::vector<uint8_t>& b) -> Result<std::vector<uint8_t>> { return b; });
 }
 

@@ -10,7 +10,8 @@ namespace arenaplan::graph {
 
 Evaluator RuntimeEvaluator();
 
-// Optimizes `bytes` for the runtime (no offline plan added).
+// Optimizes `bytes` for the runtime (no offline plan added; PADs folded into explicit convolution
+// padding, which only arenaplan's runtime reads).
 Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options);
 
 }  // namespace arenaplan::graph

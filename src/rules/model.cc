@@ -1,5 +1,7 @@
 #include "rules/model.h"
 
+#include <cstring>
+
 #include "rules/status.h"
 
 namespace arenaplan::rules {
@@ -67,6 +69,13 @@ uint64_t TensorBytes(const tfl::Tensor& tensor) {
     if (__builtin_mul_overflow(n, static_cast<uint64_t>(dim), &n)) return UINT64_MAX;
   }
   return n;
+}
+
+int32_t LittleEndianWord(const uint8_t* p) {
+  const uint32_t v = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
+  int32_t out;
+  std::memcpy(&out, &v, sizeof(out));
+  return out;
 }
 
 void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data, uint64_t* bytes) {

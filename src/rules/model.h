@@ -44,6 +44,10 @@ uint64_t TensorBytes(const tfl::Tensor& tensor);
 // range is not inside the file (CheckModel reports that case).
 void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data, uint64_t* bytes);
 
+// The int32 little-endian word at p (metadata words: flatbuffers' byte order on every target),
+// read byte-wise at any alignment.
+int32_t LittleEndianWord(const uint8_t* p);
+
 // The subgraphs op calls (IF: then, else; WHILE: cond, body; CALL_ONCE: init) into out[0..1];
 // returns how many, 0 for an op without control flow. Missing options read as subgraph 0.
 uint32_t CalledSubgraphs(const tfl::Model& model, const tfl::Operator& op, int32_t out[2]);

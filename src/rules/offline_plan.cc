@@ -9,14 +9,8 @@ namespace {
 
 using U64 = unsigned long long;
 
-// Little-endian on every target (flatbuffers' byte order), read byte-wise: the words need not be
-// aligned for us, only for TFLM.
-int32_t Word(const uint8_t* p) {
-  const uint32_t v = uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 | uint32_t{p[3]} << 24;
-  int32_t out;
-  std::memcpy(&out, &v, sizeof(out));
-  return out;
-}
+// The words need not be aligned for us (only for TFLM, where it reads them).
+int32_t Word(const uint8_t* p) { return LittleEndianWord(p); }
 
 }  // namespace
 

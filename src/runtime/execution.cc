@@ -65,6 +65,7 @@ StatusCode Interpreter::RunKernelHook(uint32_t s, uint32_t op, StatusCode (*hook
 StatusCode Interpreter::PrepareAll() {
   // TFLM prepares subgraph 0, then 1, ... (scratch requests are numbered in this order).
   in_prepare_ = true;
+  shared_list_ = 0;
   for (uint32_t sg = 0; sg < model_.counts.subgraphs; ++sg) {
     for (uint32_t i = 0; i < rules::Size(model_.subgraph(sg).operators()); ++i) {
       op_requests_ = 0;
@@ -169,11 +170,62 @@ bool Interpreter::GetInput(uint32_t k, TensorView* out) {
   return true;
 }
 
+bool Interpreter::GetExplicitPadding(ExplicitPadding* out) {
+  *out = ExplicitPadding{};
+  rules::ScheduleRecord r;
+  if (!rules::FindScheduleRecord(model_.schedule, current_sg_, current_op_, rules::ScheduleKind::kExplicitPadding, &r)) {
+    return false;
+  }
+  *out = ExplicitPadding{r.a, r.b, r.c, r.d, r.value};
+  return true;
+}
+
+bool Interpreter::InPlace() {
+  rules::ScheduleRecord r;
+  return rules::FindScheduleRecord(model_.schedule, current_sg_, current_op_, rules::ScheduleKind::kInPlace, &r);
+}
+
 bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_outputs()) return false;
   *out = View(current_sg_, CurrentOp().outputs()->Get(k));
   return true;
+}
+
+// A shared block's header in the tail, followed by its key bytes; the data is a separate
+// 16-aligned allocation.
+struct SharedHeader {
+  uint32_t next;  // older block's header offset + 1, 0 at the end
+  uint32_t key_bytes, bytes, data;
+};
+
+StatusCode Interpreter::AllocateSharedPersistent(const void* key, uint32_t key_bytes, uint32_t bytes, void** out,
+                                                 bool* fresh) {
+  *fresh = true;
+  if (!model_.schedule.present() || key_bytes > 256) return AllocatePersistent(bytes, out);
+  *out = nullptr;
+  if (!in_prepare_) return Fail(StatusCode::kBadState, "AllocateSharedPersistent outside prepare");
+  for (uint32_t at = shared_list_; at != 0;) {
+    const auto* h = reinterpret_cast<const SharedHeader*>(ArenaPtr(arena_, at - 1));
+    if (h->key_bytes == key_bytes && h->bytes == bytes && std::memcmp(h + 1, key, key_bytes) == 0) {
+      *out = ArenaPtr(arena_, h->data);
+      *fresh = false;
+      return StatusCode::kOk;
+    }
+    at = h->next;
+  }
+  RT_RETURN_IF_ERROR(AllocatePersistent(bytes, out));
+  uint32_t off = 0;
+  ErrorText detail;
+  const uint32_t header = static_cast<uint32_t>(sizeof(SharedHeader)) + key_bytes;
+  const StatusCode s = ArenaAllocTail(&arena_, header, 4, &off, &detail, "shared op data header");
+  if (s != StatusCode::kOk) return Fail(s, "%s", detail.text);
+  record_.op_data_bytes += header;
+  auto* h = reinterpret_cast<SharedHeader*>(ArenaPtr(arena_, off));
+  *h = SharedHeader{shared_list_, key_bytes, bytes, static_cast<uint32_t>(static_cast<uint8_t*>(*out) - ArenaPtr(arena_, 0))};
+  std::memcpy(h + 1, key, key_bytes);
+  shared_list_ = off + 1;
+  return StatusCode::kOk;
 }
 
 StatusCode Interpreter::AllocatePersistent(uint32_t bytes, void** out) {

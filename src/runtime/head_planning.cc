@@ -5,6 +5,7 @@
 #include "rules/lifetimes.h"
 #include "rules/limits.h"
 #include "rules/offline_plan.h"
+#include "rules/schedule.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -214,6 +215,90 @@ StatusCode AllocateVariables(const BoundModel& model, TailTables* tables, Arena*
   return StatusCode::kOk;
 }
 
+// Buffer index of global tensor t among the planned tensors (sorted ids in `planned`), or -1.
+int32_t BufferOf(const uint32_t* planned, uint32_t n, uint32_t t) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (planned[mid] < t) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo < n && planned[lo] == t ? static_cast<int32_t>(lo) : -1;
+}
+
+// Input k and output 0 of `op` (subgraph sg) have one type and one shape: that input is read at
+// the output's own index (the other may broadcast).
+bool SameShape(const BoundModel& model, uint32_t sg, const tfl::Operator& op, uint32_t k) {
+  const uint32_t base = model.index.tensor_base[sg];
+  const tfl::Tensor& out = model.tensor(base + static_cast<uint32_t>(op.outputs()->Get(0)));
+  if (op.inputs()->Get(k) < 0) return false;
+  const tfl::Tensor& in = model.tensor(base + static_cast<uint32_t>(op.inputs()->Get(k)));
+  if (in.type() != out.type() || rules::Size(in.shape()) != rules::Size(out.shape())) return false;
+  for (uint32_t d = 0; d < rules::Size(out.shape()); ++d) {
+    if (in.shape()->Get(d) != out.shape()->Get(d)) return false;
+  }
+  return true;
+}
+
+// In place (rules/schedule.h, kInPlace): the output of a marked op shares an input's buffer (the
+// depthwise input; an elementwise op's input 0, else 1, of the output's shape) when both are
+// planned online, have one size, and the input's lifetime ends at the step where the
+// output's begins (no later op reads it, it is not kept). The input's buffer then spans both
+// lifetimes and the output's own buffer takes no bytes: the alias is explicit in the planning
+// problem (and in PlanCopy), so the placement and any verifier see it. (input, output) global
+// tensor pairs go to pairs[0, *count) in temp (the input is the buffer's owner: a chain of in-place
+// ops all lands on the first one's input). O(marked ops^2).
+StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count, ErrorText* error) {
+  *pairs = nullptr;
+  *count = 0;
+  const rules::Schedule& s = p.model.schedule;
+  uint32_t marked = 0;
+  for (uint32_t i = 0; i < s.count; ++i) marked += rules::ScheduleAt(s, i).kind == rules::ScheduleKind::kInPlace;
+  if (marked == 0) return StatusCode::kOk;
+  uint32_t off = 0;
+  RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 8 * marked, 4, &off, error, "in-place pairs"));
+  *pairs = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
+  const auto* planned = reinterpret_cast<const uint32_t*>(p.workspace);
+  for (uint32_t i = 0; i < s.count; ++i) {
+    const rules::ScheduleRecord r = rules::ScheduleAt(s, i);
+    if (r.kind != rules::ScheduleKind::kInPlace) continue;
+    const uint32_t sg = static_cast<uint32_t>(r.subgraph);
+    const tfl::Operator& op = p.model.index.op(sg, static_cast<uint32_t>(r.op));
+    const uint32_t inputs = rules::Size(op.inputs());
+    if (inputs < 1 || rules::Size(op.outputs()) < 1) continue;
+    const uint32_t base = p.model.index.tensor_base[sg];
+    const uint32_t y = base + static_cast<uint32_t>(op.outputs()->Get(0));
+    // Elementwise ops: only an input of the output's shape, which the kernels read at the index
+    // they write (ForEachBroadcast, the fast kernels' flat loops); the depthwise kernel checked
+    // its shapes in prepare and reads input 0 only.
+    const bool depthwise = rules::BuiltinCode(p.model.index.code_of(op)) ==
+                           static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
+    if (!depthwise && inputs != 2) continue;
+    for (uint32_t k = 0; k < (depthwise ? 1u : 2u); ++k) {
+      if (op.inputs()->Get(k) < 0 || (!depthwise && !SameShape(p.model, sg, op, k))) continue;
+      uint32_t x = base + static_cast<uint32_t>(op.inputs()->Get(k));
+      for (uint32_t a = 0; a < *count; ++a) {  // x on an earlier op's input: that buffer (chains)
+        if ((*pairs)[2 * a + 1] == x) x = (*pairs)[2 * a];
+      }
+      const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
+      if (bx < 0 || by < 0 || bx == by) continue;
+      PlanBuffer& in = p.bufs[bx];
+      PlanBuffer& out = p.bufs[by];
+      if (in.offset != kOnline || out.offset != kOnline || in.size != out.size || in.last != out.first) continue;
+      in.last = out.last;
+      out.size = 0;
+      (*pairs)[2 * *count] = x;
+      (*pairs)[2 * *count + 1] = y;
+      ++*count;
+      break;
+    }
+  }
+  return StatusCode::kOk;
+}
+
 }  // namespace
 
 StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, uint32_t num_requests, Arena* arena,
@@ -245,11 +330,18 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
                                           error, &steps));
   RT_RETURN_IF_ERROR(rules::ExtendKeptLifetimes(model.index, planned, p.num_tensors, options.keep_tensors,
                                                 options.num_keep_tensors, steps, p.bufs, error));
+  uint32_t* aliases = nullptr;
+  uint32_t num_aliases = 0;
+  if (!offline.present() && options.compiled_plan == nullptr) {  // a given plan keeps its own offsets
+    RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, error));
+  }
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
   RT_RETURN_IF_ERROR(Place(p, options, *arena, record, &head, error));
   if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
   AssignOffsets(p);
+  for (uint32_t k = 0; k < num_aliases; ++k) p.tables->tensor_offset[aliases[2 * k + 1]] = p.tables->tensor_offset[aliases[2 * k]];
+  record->in_place_ops = num_aliases;
   record->planning_temp_bytes = arena->temp - arena->head;
   record->planned_buffers = n;
   record->scratch_requests = num_requests;

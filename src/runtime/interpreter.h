@@ -119,7 +119,7 @@ struct MemoryRecord {
   uint32_t tensor_table_bytes = 0;    // 4 per tensor: offset of its data
   uint32_t kernel_table_bytes = 0;    // one pointer per operator code
   uint32_t op_data_ptr_bytes = 0;     // one pointer per op
-  uint32_t op_data_bytes = 0;         // kernels' persistent buffers
+  uint32_t op_data_bytes = 0;         // kernels' persistent buffers (shared blocks once, with headers)
   uint32_t scratch_table_bytes = 0;   // 4 per scratch request
   uint32_t variable_bytes = 0;        // variable tensors kept in the tail
   uint32_t subgraph_table_bytes = 0;  // 8 per subgraph (+8): first tensor / op of each subgraph
@@ -129,6 +129,7 @@ struct MemoryRecord {
   uint32_t planning_temp_bytes = 0;   // peak temp use while planning (freed afterwards)
   uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
+  uint32_t in_place_ops = 0;  // ops whose output shares its input's buffer (schedule, kInPlace)
   uint32_t min_arena_bytes = 0;  // smallest arena (16-aligned start) that works, exact
   // In a shared arena (shared_arena.h); min_arena_bytes is then the smallest window for this model.
   uint32_t shared_tail_bytes = 0;       // bytes of the shared arena its tail takes (tail rounded up to 16)
@@ -205,6 +206,8 @@ class Interpreter final : private KernelContext {
   void* op_data() const override { return tables_.op_data[model_.index.op_base[current_sg_] + current_op_]; }
   void set_op_data(void* data) override { tables_.op_data[model_.index.op_base[current_sg_] + current_op_] = data; }
   StatusCode AllocatePersistent(uint32_t bytes, void** out) override;
+  StatusCode AllocateSharedPersistent(const void* key, uint32_t key_bytes, uint32_t bytes, void** out,
+                                      bool* fresh) override;
   StatusCode RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
@@ -219,6 +222,8 @@ class Interpreter final : private KernelContext {
   StatusCode GetResource(int32_t id, uint8_t** data, uint32_t* bytes) override;
   StatusCode PointOutputAt(uint32_t k, void* data) override;
   bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
+  bool GetExplicitPadding(ExplicitPadding* out) override;
+  bool InPlace() override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;
@@ -241,6 +246,7 @@ class Interpreter final : private KernelContext {
   bool in_prepare_ = false;
   uint32_t num_requests_ = 0;
   uint32_t op_requests_ = 0;  // requests of the op being prepared
+  uint32_t shared_list_ = 0;  // newest shared block's header offset + 1 (0: none), execution.cc
 
   // Execution: the op being prepared / evaluated.
   uint32_t current_sg_ = 0;

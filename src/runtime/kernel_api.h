@@ -28,6 +28,12 @@ namespace arenaplan::rt {
 // TFLM allows this many scratch requests per node; so do we.
 using rules::kMaxScratchPerNode;
 
+// Rows / columns a convolution reads as padding on each side, and the value they hold (the input's
+// zero point; 0 for float). The kernel skips padded taps, which equals that value and only it.
+struct ExplicitPadding {
+  int32_t top = 0, bottom = 0, left = 0, right = 0, value = 0;
+};
+
 class KernelContext {
  public:
   // --- the node being prepared / evaluated -----------------------------------------------------
@@ -49,6 +55,16 @@ class KernelContext {
   virtual void set_op_data(void* data) = 0;
   // Persistent memory for this node (prepare only), 16-aligned, lives as long as the interpreter.
   virtual StatusCode AllocatePersistent(uint32_t bytes, void** out) = 0;
+  // Persistent memory that ops asking with equal key bytes may share (prepare only): *fresh says
+  // whether it is new (the caller fills it) or an earlier op's (read only: equal keys must mean
+  // equal contents, e.g. per-channel multipliers keyed by the scales they come from). Default:
+  // never shared. The interpreter shares within models that carry an arenaplan schedule (their
+  // patch copies repeat each convolution's quantization), each unique block costing a small header.
+  virtual StatusCode AllocateSharedPersistent(const void* key, uint32_t key_bytes, uint32_t bytes, void** out,
+                                              bool* fresh) {
+    *fresh = true;
+    return AllocatePersistent(bytes, out);
+  }
   // Asks for `bytes` of scratch live only during this node's eval (prepare only). *index is the
   // handle for GetScratch. At most kMaxScratchPerNode per node.
   virtual StatusCode RequestScratch(uint32_t bytes, int32_t* index) = 0;
@@ -97,6 +113,18 @@ class KernelContext {
   // kernel that writes past its outputs into whatever the plan put there
   // (TFLite_Detection_PostProcess with several classes per anchor); false where there is none.
   virtual bool PlannedRegion(uint8_t** base, uint32_t* bytes) { return false; }
+
+  // --- arenaplan's execution schedule (rules/schedule.h) -----------------------------------------
+  // The explicit padding the schedule gives this op (a PAD folded into it): false when none.
+  virtual bool GetExplicitPadding(ExplicitPadding* out) {
+    *out = ExplicitPadding{};
+    return false;
+  }
+
+  // True when the schedule lets this op write its output over its input (rules/schedule.h,
+  // kInPlace). The planner then may give both one buffer; the kernel sees it as equal data
+  // pointers at eval and must handle both cases.
+  virtual bool InPlace() { return false; }
 
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.

@@ -90,10 +90,14 @@ StatusCode BindModel(const uint8_t* bytes, size_t size, Arena* arena, BoundModel
     std::memset(bases, 0, table);
   }
   rules::FillModelIndex(*model, bases, bases + n + 1);
+  const rules::ModelIndex index{model, n, bases, bases + n + 1};
+  rules::Schedule schedule;
+  RT_RETURN_IF_ERROR(rules::ReadSchedule(index, file, &schedule, error));
   bound->model = model;
   bound->file = file;
   bound->counts = counts;
-  bound->index = rules::ModelIndex{model, n, bases, bases + n + 1};
+  bound->index = index;
+  bound->schedule = schedule;
   return StatusCode::kOk;
 }
 

@@ -10,6 +10,7 @@
 
 #include "rules/model.h"
 #include "rules/model_check.h"
+#include "rules/schedule.h"
 #include "runtime/arena.h"
 #include "runtime/status.h"
 
@@ -21,6 +22,7 @@ struct BoundModel {
   rules::ModelCounts counts;
   rules::ModelIndex index;
   uint32_t inline_bases[4] = {0, 0, 0, 0};  // tensor_base / op_base of a one-subgraph model
+  rules::Schedule schedule;                 // arenaplan_schedule metadata, read in place (rules/schedule.h)
 
   const tfl::SubGraph& subgraph(uint32_t s) const { return index.subgraph(s); }
   const tfl::Tensor& tensor(uint32_t global) const { return index.tensor(global); }

@@ -47,6 +47,14 @@ class StandaloneContext final : public KernelContext {
   StatusCode RequestScratch(uint32_t bytes, int32_t* index) override;
   void* GetScratch(int32_t index) override;
   void ReportV(const char* fmt, va_list args) override;
+  // Unit tests of folded padding: the op then reads as if the schedule gave it `p` (nullptr: none).
+  void set_explicit_padding(const ExplicitPadding* p) { explicit_padding_ = p; }
+  void set_in_place(bool in_place) { in_place_ = in_place; }
+  bool InPlace() override { return in_place_; }
+  bool GetExplicitPadding(ExplicitPadding* out) override {
+    *out = explicit_padding_ != nullptr ? *explicit_padding_ : ExplicitPadding{};
+    return explicit_padding_ != nullptr;
+  }
 
  private:
   TensorView* const* inputs_;
@@ -62,6 +70,8 @@ class StandaloneContext final : public KernelContext {
   uint32_t scratch_offsets_[kMaxScratchPerNode] = {};
   uint32_t scratch_count_ = 0;
   ErrorText error_;
+  const ExplicitPadding* explicit_padding_ = nullptr;
+  bool in_place_ = false;
 };
 
 }  // namespace arenaplan::rt

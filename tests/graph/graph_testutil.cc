@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "runtime/interpreter.h"
+#include "runtime/kernels/dsp/registrations.h"
 #include "runtime/op_resolver.h"
 #include "runtime/test_inputs.h"
 
@@ -167,11 +168,12 @@ std::vector<uint8_t> Builder::Finish(std::vector<int32_t> inputs, std::vector<in
   return bytes.ok() ? *bytes : std::vector<uint8_t>{};
 }
 
-std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, std::string* error) {
+std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, std::string* error, bool dsp) {
   constexpr size_t kArena = 4u << 20;
   std::vector<uint8_t> storage(kArena + 16);
   uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena, kArena);
+  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena,
+                         kArena);
   std::vector<std::vector<uint8_t>> out;
   if (interp.AllocateTensors() != rt::StatusCode::kOk) {
     *error = interp.error_message();

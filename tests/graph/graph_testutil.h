@@ -35,9 +35,10 @@ struct Builder {
   const std::vector<int32_t>& Shape(int32_t t) const { return sg->tensors[static_cast<size_t>(t)]->shape; }
 };
 
-// Outputs (bytes) of the model in arenaplan's runtime on generated inputs (seed 0). Empty plus a
-// message in *error when it fails.
-std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, std::string* error);
+// Outputs (bytes) of the model in arenaplan's runtime on generated inputs (seed 0), with the
+// portable kernels or (dsp) the fast kernels in front of them. Empty plus a message in *error
+// when it fails.
+std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, std::string* error, bool dsp = false);
 
 // The op names of a model's subgraph 0, in order.
 std::vector<std::string> OpNames(const std::vector<uint8_t>& model);

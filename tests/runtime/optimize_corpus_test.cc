@@ -3,7 +3,10 @@
 // runtime on the golden inputs and gives TFLM's golden outputs byte for byte (or, where the
 // original model's runtime outputs already differ from TFLM's in the last bit of a libm call, the
 // original model's runtime outputs), its smallest arena is below the input's, and unchanged
-// models are written back byte for byte. Each rewritten model is run once.
+// models are written back byte for byte. Each rewritten model is run once. For arenaplan's runtime
+// the rewritten models carry explicit convolution padding in place of PADs and in-place depthwise
+// convolutions and elementwise ops (arenaplan_schedule): those are run the same way, and they must
+// be among the models checked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +15,7 @@
 #include "golden_testutil.h"
 #include "graph/edit.h"
 #include "graph/runtime_evaluator.h"
+#include "graph/schedule.h"
 #include "graph/tflm_evaluator.h"
 #include "lifetime/lifetimes.h"
 #include "plan/best_fit.h"
@@ -105,7 +109,7 @@ TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
   REQUIRE_SHARED();
   auto target = tflm::FindTarget(tflm::kDefaultTarget);
   ASSERT_TRUE(target.ok());
-  size_t changed[2] = {0, 0};
+  size_t changed[2] = {0, 0}, scheduled = 0, in_place = 0;
   for (const auto& m : GoldenIoModels()) {
     const auto bytes = ReadFileBytes(ModelPath(m));
     for (int mode = 0; mode < 2; ++mode) {
@@ -119,13 +123,25 @@ TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
         continue;
       }
       ++changed[mode];
+      auto g = model::ReadGraph(r->bytes.data(), r->bytes.size());
+      ASSERT_TRUE(g.ok());
+      if (graph::HasSchedule(**g)) {
+        EXPECT_EQ(mode, 1) << "a model for stock TFLM must not depend on arenaplan's schedule";
+        ++scheduled;
+        auto run = MakeRun(r->bytes, kArena);
+        ASSERT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kOk) << run->interp->error_message();
+        in_place += run->interp->memory_record().in_place_ops > 0;
+      }
       CheckChanged(m, bytes, *r);
     }
   }
-  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan, outputs checked\n", changed[0],
-              changed[1]);
+  std::printf("optimize corpus: %zu models rewritten for tflm, %zu for arenaplan (%zu with a schedule, %zu running ops in "
+              "place), outputs checked\n",
+              changed[0], changed[1], scheduled, in_place);
   EXPECT_GT(changed[0], 5u);
   EXPECT_GT(changed[1], 5u);
+  EXPECT_GT(scheduled, 3u);
+  EXPECT_GT(in_place, 1u);
 }
 
 // --int8-io: fed with what the model's own QUANTIZE makes of the golden input, the rewritten model

@@ -1,5 +1,7 @@
 #include "runtime/kernels/conv_util.h"
 
+#include <cstring>
+
 #include "rules/int4.h"
 #include "runtime/quantization.h"
 
@@ -130,9 +132,33 @@ StatusCode PrepareConvOutput(KernelContext& ctx, tfl::ActivationFunctionType act
     }
     return StatusCode::kOk;
   }
-  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->multipliers));
-  RT_RETURN_IF_ERROR(AllocateInt32(ctx, channels, &p->shifts));
-  RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
+  // Multipliers and shifts are a function of these scales alone: ops with equal ones (the patch
+  // copies of one convolution) may share them (KernelContext::AllocateSharedPersistent).
+  struct Key {
+    float in_scale, out_scale, filter_scale;
+    int32_t num_channels, channels, which;  // which: 0 multipliers, 1 shifts
+    const float* filter_scales;             // in the model: equal pointers, equal scales
+  } key;
+  std::memset(&key, 0, sizeof(key));  // padding bytes compare too
+  key.in_scale = in.scale;
+  key.out_scale = out.scale;
+  key.filter_scale = filter.scale;
+  key.num_channels = filter.num_channels;
+  key.channels = channels;
+  key.filter_scales = filter.scales;
+  const uint32_t n = channels > 0 ? static_cast<uint32_t>(channels) : 1u;
+  if (n > (1u << 28)) return ctx.Fail(StatusCode::kInvalidModel, "channel count %d too large", channels);
+  void* mem[2] = {nullptr, nullptr};
+  bool fresh[2] = {true, true};
+  for (int32_t k = 0; k < 2; ++k) {
+    key.which = k;
+    RT_RETURN_IF_ERROR(ctx.AllocateSharedPersistent(&key, sizeof(key), 4u * n, &mem[k], &fresh[k]));
+  }
+  p->multipliers = static_cast<int32_t*>(mem[0]);
+  p->shifts = static_cast<int32_t*>(mem[1]);
+  if (fresh[0] || fresh[1]) {
+    RT_RETURN_IF_ERROR(PopulatePerChannelMultipliers(ctx, in, filter, out, channels, p->multipliers, p->shifts));
+  }
   if (!CalculateActivationRangeQuantized(act, out, &p->act_min, &p->act_max)) {
     return ctx.Fail(StatusCode::kUnsupported, "fused activation %d not supported", static_cast<int>(act));
   }
@@ -157,6 +183,42 @@ bool HasShape(const TensorView& t, int32_t rank) {
   const uint32_t size = TypeSize(t.type);
   if (size == 0) return false;
   return static_cast<uint64_t>(count) * size <= t.bytes;
+}
+
+namespace {
+
+// One spatial dimension of ApplyExplicitPadding; "" when it fits, else what is wrong.
+const char* CheckPaddedDim(int32_t in, int32_t before, int32_t after, int32_t filter, int32_t dilation, int32_t stride,
+                           int32_t out) {
+  const int64_t effective = (static_cast<int64_t>(filter) - 1) * dilation + 1;
+  if (before >= effective || after >= effective) return "padding reaches past a whole window";
+  const int64_t padded = static_cast<int64_t>(in) + before + after;
+  if (padded < effective || (padded - effective) / stride + 1 != out) return "output size does not match";
+  return "";
+}
+
+}  // namespace
+
+StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
+                                const TensorView& filter, ConvWindow* w) {
+  ExplicitPadding p;
+  if (!ctx.GetExplicitPadding(&p)) return StatusCode::kOk;
+  TensorView out;
+  if (!ctx.GetOutput(0, &out) || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding needs a rank-4 output");
+  if (padding != tfl::Padding::VALID) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding on a SAME convolution");
+  const int32_t want = in.type == TensorType::INT8 ? in.zero_point : 0;
+  if (p.value != want) {
+    return ctx.Fail(StatusCode::kInvalidModel, "explicit padding with %d, the input's zero point is %d", p.value, want);
+  }
+  const char* h = CheckPaddedDim(in.dims[1], p.top, p.bottom, filter.dims[1], w->dilation_h, w->stride_h, out.dims[1]);
+  const char* v = CheckPaddedDim(in.dims[2], p.left, p.right, filter.dims[2], w->dilation_w, w->stride_w, out.dims[2]);
+  if (*h != '\0' || *v != '\0') {
+    return ctx.Fail(StatusCode::kInvalidModel, "explicit padding (%d, %d, %d, %d) of a %dx%d input to %dx%d: %s", p.top,
+                    p.bottom, p.left, p.right, in.dims[1], in.dims[2], out.dims[1], out.dims[2], *h != '\0' ? h : v);
+  }
+  w->pad.height = p.top;
+  w->pad.width = p.left;
+  return StatusCode::kOk;
 }
 
 }  // namespace arenaplan::rt

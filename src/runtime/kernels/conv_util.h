@@ -70,14 +70,24 @@ const int8_t* FilterInt8(KernelContext& ctx, const TensorView& filter, int32_t i
 // filter and output with data, constant filter.
 StatusCode CheckConv2DTensors(KernelContext& ctx, const ConvTensors& t);
 
-// Strides, dilations and padding of a 2D convolution window.
+// Strides, dilations and padding of a 2D convolution window (pad: the leading amounts; taps past
+// the input's far edge are skipped, so the trailing amounts follow from the output size).
 struct ConvWindow {
   Padding2D pad;
   int32_t stride_h, stride_w, dilation_h, dilation_w;
 };
 
+// A PAD folded into the op by arenaplan's schedule (KernelContext::GetExplicitPadding): when the
+// context gives one, w->pad becomes its top / left amounts, after checking that the op pads VALID,
+// that each amount is below the effective filter extent (a window is never all padding), that
+// the output (output 0) has the size the padded input gives, and that the pad value is the
+// input's zero point (0 for float and int16). Without one: kOk, w unchanged.
+StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
+                                const TensorView& filter, ConvWindow* w);
+
 // Reads strides and dilations from Conv2DOptions / DepthwiseConv2DOptions (nullptr: 1, 1, SAME),
-// checks them and computes the padding for input `in` and filter `filter`.
+// checks them and computes the padding for input `in` and filter `filter` (TFLM's rule, or the
+// schedule's explicit padding: ApplyExplicitPadding).
 template <typename Options>
 StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
                              ConvWindow* w) {
@@ -92,7 +102,7 @@ StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorV
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1], in.dims[2],
                             filter.dims[1], filter.dims[2]);
-  return StatusCode::kOk;
+  return ApplyExplicitPadding(ctx, padding, in, filter, w);
 }
 
 // Output stage of a convolution-like op: float clamp, or per-channel requantization and clamp.
@@ -132,11 +142,13 @@ struct ConvData {
 
 // Op data of DEPTHWISE_CONV_2D (output channel oc reads input channel oc / depth_multiplier).
 // dsp_scratch: the row buffers of the fast int8 path (kernels/dsp/), -1 when the portable kernel runs.
+// in_place_scratch: one output channel plane, when the schedule lets the op run in place (-1 not).
 struct DepthwiseData {
   ConvWindow w;
   int32_t depth_multiplier;
   ConvOutputParams q;
   int32_t dsp_scratch;
+  int32_t in_place_scratch;
 };
 
 // Op data of FULLY_CONNECTED: output row b, unit u = sum over depth of the input row and weight row u.

@@ -7,7 +7,11 @@
 //   int16 x int8: int64 accumulator and int64 bias (TFLM only accepts int64 bias here), no zero points.
 // Packed INT4 filters (int8 input) are unpacked into an arena scratch buffer on every Invoke (TFLM).
 // The depth multiplier is out_depth / in_depth (what the reference kernel requires it to be).
-// O(out_elems * fh * fw) time, O(1) extra memory.
+// In place (arenaplan's schedule, rules/schedule.h; depth multiplier 1, output shape = input
+// shape): when the planner gave input and output one buffer, each channel's output plane is
+// computed into a scratch plane (out_h x out_w values) and then stored over that channel, which
+// only this channel's outputs read: every value from the same taps in the same order.
+// O(out_elems * fh * fw) time, O(1) extra memory (one plane in place).
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/registrations.h"
 #include "runtime/quantization.h"
@@ -49,6 +53,16 @@ StatusCode Prepare(KernelContext& ctx) {
   d->dsp_scratch = -1;
   RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
   d->depth_multiplier = out_d / in_d;
+  d->in_place_scratch = -1;
+  if (ctx.InPlace()) {
+    if (d->depth_multiplier != 1 || in.type != out.type || in.dims[1] != out.dims[1] || in.dims[2] != out.dims[2]) {
+      return ctx.Fail(StatusCode::kInvalidModel, "in place needs depth multiplier 1 and the input's shape, has %d, %dx%d",
+                      d->depth_multiplier, out.dims[1], out.dims[2]);
+    }
+    const uint64_t plane = static_cast<uint64_t>(out.dims[1]) * static_cast<uint64_t>(out.dims[2]) * TypeSize(out.type);
+    if (plane > 0x7FFFFFF0u) return ctx.Fail(StatusCode::kUnsupported, "in-place plane of %llu bytes", static_cast<unsigned long long>(plane));
+    RT_RETURN_IF_ERROR(ctx.RequestScratch(static_cast<uint32_t>(plane), &d->in_place_scratch));
+  }
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, out_d, &d->q));
   RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // its only scratch: order is free
@@ -63,40 +77,64 @@ inline int64_t Mac(int64_t acc, int32_t x, int32_t k, int32_t) {
   return acc + static_cast<int64_t>(k) * static_cast<int64_t>(x);
 }
 
-// One routine for all types: Acc is float for float32 (Finish then clamps floats).
+// Output (b, oy, ox, oc) of input channel ic: the taps in the reference kernel's order.
+template <typename In, typename W, typename Acc, typename Bias, typename Out, typename Finish>
+inline Out Element(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, const TensorView& vout,
+                   const In* in, const W* w, const Bias* bias, int32_t input_offset, Finish& finish, int32_t b,
+                   int32_t oy, int32_t ox, int32_t ic, int32_t oc) {
+  const int32_t in_h = vin.dims[1], in_w = vin.dims[2], in_d = vin.dims[3];
+  const int32_t f_h = vf.dims[1], f_w = vf.dims[2], out_d = vout.dims[3];
+  const ConvWindow& d = dd.w;
+  const int32_t iy0 = oy * d.stride_h - d.pad.height;
+  const int32_t ix0 = ox * d.stride_w - d.pad.width;
+  int32_t fy0 = 0, fy1 = 0, fx0 = 0, fx1 = 0;
+  ValidTaps(iy0, d.dilation_h, f_h, in_h, &fy0, &fy1);
+  ValidTaps(ix0, d.dilation_w, f_w, in_w, &fx0, &fx1);
+  Acc acc = 0;
+  for (int32_t fy = fy0; fy < fy1; ++fy) {
+    // Index arithmetic (not pointers): ix0 may be negative, only valid taps are read.
+    const int32_t row = ((b * in_h + iy0 + d.dilation_h * fy) * in_w + ix0) * in_d + ic;
+    const int32_t step = d.dilation_w * in_d;
+    const W* k = w + fy * f_w * out_d + oc;
+    for (int32_t fx = fx0; fx < fx1; ++fx) {
+      acc = Mac(acc, in[row + step * fx], k[fx * out_d], input_offset);
+    }
+  }
+  return finish(acc, bias != nullptr ? static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)) : static_cast<Acc>(0), oc);
+}
+
+// One routine for all types: Acc is float for float32 (Finish then clamps floats). `plane`
+// (out_h x out_w values) set: in place, in and out are one buffer, one channel at a time.
 template <typename In, typename W, typename Acc, typename Bias, typename Out, typename Finish>
 void Run(const DepthwiseData& dd, const TensorView& vin, const TensorView& vf, const TensorView& vout, const In* in,
-         const W* w, const Bias* bias, Out* out, int32_t input_offset, Finish finish) {
-  const int32_t batches = vout.dims[0], in_h = vin.dims[1], in_w = vin.dims[2], in_d = vin.dims[3];
-  const int32_t f_h = vf.dims[1], f_w = vf.dims[2];
+         const W* w, const Bias* bias, Out* out, int32_t input_offset, Finish finish, Out* plane = nullptr) {
+  const int32_t batches = vout.dims[0], in_d = vin.dims[3];
   const int32_t out_h = vout.dims[1], out_w = vout.dims[2], out_d = vout.dims[3];
   const int32_t dm = dd.depth_multiplier;
-  const ConvWindow& d = dd.w;
+  if (plane != nullptr) {  // dm == 1, out_d == in_d, out_h x out_w == in_h x in_w
+    for (int32_t b = 0; b < batches; ++b) {
+      for (int32_t c = 0; c < out_d; ++c) {
+        for (int32_t oy = 0; oy < out_h; ++oy) {
+          for (int32_t ox = 0; ox < out_w; ++ox) {
+            plane[oy * out_w + ox] = Element<In, W, Acc, Bias, Out>(dd, vin, vf, vout, in, w, bias, input_offset,
+                                                                    finish, b, oy, ox, c, c);
+          }
+        }
+        Out* o = out + b * out_h * out_w * out_d + c;
+        for (int32_t i = 0; i < out_h * out_w; ++i) o[i * out_d] = plane[i];
+      }
+    }
+    return;
+  }
   for (int32_t b = 0; b < batches; ++b) {
     for (int32_t oy = 0; oy < out_h; ++oy) {
-      const int32_t iy0 = oy * d.stride_h - d.pad.height;
-      int32_t fy0 = 0, fy1 = 0;
-      ValidTaps(iy0, d.dilation_h, f_h, in_h, &fy0, &fy1);
       for (int32_t ox = 0; ox < out_w; ++ox) {
-        const int32_t ix0 = ox * d.stride_w - d.pad.width;
-        int32_t fx0 = 0, fx1 = 0;
-        ValidTaps(ix0, d.dilation_w, f_w, in_w, &fx0, &fx1);
         Out* o = out + ((b * out_h + oy) * out_w + ox) * out_d;
         for (int32_t ic = 0; ic < in_d; ++ic) {
           for (int32_t m = 0; m < dm; ++m) {
             const int32_t oc = m + ic * dm;
-            Acc acc = 0;
-            for (int32_t fy = fy0; fy < fy1; ++fy) {
-              // Index arithmetic (not pointers): ix0 may be negative, only valid taps are read.
-              const int32_t row = ((b * in_h + iy0 + d.dilation_h * fy) * in_w + ix0) * in_d + ic;
-              const int32_t step = d.dilation_w * in_d;
-              const W* k = w + fy * f_w * out_d + oc;
-              for (int32_t fx = fx0; fx < fx1; ++fx) {
-                acc = Mac(acc, in[row + step * fx], k[fx * out_d], input_offset);
-              }
-            }
-            o[oc] = finish(acc, bias != nullptr ? static_cast<Acc>(LoadUnaligned<Bias>(bias, oc)) : static_cast<Acc>(0),
-                           oc);
+            o[oc] = Element<In, W, Acc, Bias, Out>(dd, vin, vf, vout, in, w, bias, input_offset, finish, b, oy, ox, ic,
+                                                   oc);
           }
         }
       }
@@ -111,11 +149,17 @@ StatusCode Eval(KernelContext& ctx) {
   const bool has_bias = t.has_bias;
   const auto* d = static_cast<const DepthwiseData*>(ctx.op_data());
   const ConvOutputParams& q = d->q;
+  void* plane = nullptr;  // set: in place, in and out are one buffer
+  if (d->in_place_scratch >= 0 && in.data == out.data) {
+    plane = ctx.GetScratch(d->in_place_scratch);
+    if (plane == nullptr) return ctx.Fail(StatusCode::kKernelError, "in place without its plane scratch");
+  }
   switch (in.type) {
     case TensorType::FLOAT32: {
       auto finish = [&q](float total, float b, int32_t) { return ClampConvOutput(q, total + b); };
       Run<float, float, float, float, float>(*d, in, f, out, in.As<float>(), f.As<float>(),
-                                             has_bias ? bias.As<float>() : nullptr, out.As<float>(), 0, finish);
+                                             has_bias ? bias.As<float>() : nullptr, out.As<float>(), 0, finish,
+                                             static_cast<float*>(plane));
       return StatusCode::kOk;
     }
     case TensorType::INT8: {
@@ -126,7 +170,7 @@ StatusCode Eval(KernelContext& ctx) {
       if (w == nullptr) return ctx.Fail(StatusCode::kKernelError, "INT4 filter scratch missing");
       Run<int8_t, int8_t, int32_t, int32_t, int8_t>(*d, in, f, out, in.As<int8_t>(), w,
                                                     has_bias ? bias.As<int32_t>() : nullptr, out.As<int8_t>(),
-                                                    q.input_offset, finish);
+                                                    q.input_offset, finish, static_cast<int8_t*>(plane));
       return StatusCode::kOk;
     }
     case TensorType::INT16: {
@@ -138,7 +182,7 @@ StatusCode Eval(KernelContext& ctx) {
       };
       Run<int16_t, int8_t, int64_t, int64_t, int16_t>(*d, in, f, out, in.As<int16_t>(), f.As<int8_t>(),
                                                       has_bias ? bias.As<int64_t>() : nullptr, out.As<int16_t>(), 0,
-                                                      finish);
+                                                      finish, static_cast<int16_t*>(plane));
       return StatusCode::kOk;
     }
     default: return ctx.Fail(StatusCode::kUnsupported, "type %s not supported", TypeName(in.type));

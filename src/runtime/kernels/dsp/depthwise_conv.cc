@@ -65,6 +65,7 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(Register_DEPTHWISE_CONV_2D()->prepare(ctx));
   auto* d = static_cast<DepthwiseData*>(ctx.op_data());
   d->dsp_scratch = -1;
+  if (d->in_place_scratch >= 0) return StatusCode::kOk;  // in place: the portable kernel's plane order
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   Shape s;

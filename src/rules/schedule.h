@@ -1,0 +1,67 @@
+// arenaplan's execution schedule: what `optimize --for arenaplan` tells the runtime beyond the
+// graph, in the metadata entry kScheduleMetadataName (stock TFLM never reads it; a model that has
+// one is for arenaplan's runtime only). int32 little-endian words
+//   [version = 1, N, then N records of 8 words: subgraph, op, kind, a, b, c, d, value]
+// read in place (any alignment). Kinds:
+//   kExplicitPadding: the op (CONV_2D or DEPTHWISE_CONV_2D with VALID padding) reads its input as
+//     if padded by a = top, b = bottom, c = left, d = right rows / columns of `value` (the input's
+//     zero point; 0 for float): the PAD in front of it was folded away. The kernel checks the
+//     amounts against its shapes and that `value` is the zero point (its padded taps are skipped,
+//     which equals padding with the zero point and only that).
+//   kInPlace: the op (DEPTHWISE_CONV_2D, depth multiplier 1, output shape = input shape) may write
+//     its output over its input: the runtime plans the two as one buffer when the input is read by
+//     no later op (its lifetime ends where the output's begins), and the kernel then computes one
+//     channel plane at a time into scratch and stores it over that channel (output channel c reads
+//     only input channel c). Also on ADD, SUB and MUL: the output may take the buffer of an input
+//     of its own shape and type (input 0, else 1, whichever the lifetimes allow; the other may
+//     broadcast): the kernels read that input at the index they write, walking forward, so
+//     element i is read before it is overwritten and never after. a..value are 0.
+// Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
+// subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
+// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB and MUL. Decoding and checking O(N), lookup O(log N).
+#pragma once
+
+#include <cstdint>
+
+#include "rules/model.h"
+#include "rules/status.h"
+
+namespace arenaplan::rules {
+
+inline constexpr const char kScheduleMetadataName[] = "arenaplan_schedule";
+inline constexpr int32_t kScheduleVersion = 1;
+inline constexpr uint32_t kScheduleRecordWords = 8;
+
+enum class ScheduleKind : int32_t {
+  kExplicitPadding = 1,
+  kInPlace = 2,
+};
+
+struct ScheduleRecord {
+  int32_t subgraph = 0, op = 0;
+  ScheduleKind kind = ScheduleKind::kExplicitPadding;
+  int32_t a = 0, b = 0, c = 0, d = 0, value = 0;
+};
+
+struct Schedule {
+  const uint8_t* records = nullptr;  // N records in the model; nullptr when the model has none
+  uint32_t count = 0;
+  bool present() const { return records != nullptr; }
+};
+
+// Record i (i < count).
+ScheduleRecord ScheduleAt(const Schedule& s, uint32_t i);
+
+// Decodes and checks the words against the subgraphs' ops (op_base as ModelIndex: subgraphs + 1
+// entries, subgraph s has op_base[s + 1] - op_base[s] ops).
+StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op_base, uint32_t subgraphs,
+                          Schedule* schedule, ErrorText* error);
+
+// The model's schedule, found, decoded and checked (present() is false when it has none). The
+// model must have passed CheckModel.
+StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule* schedule, ErrorText* error);
+
+// The record for (subgraph, op, kind), binary search; false when there is none.
+bool FindScheduleRecord(const Schedule& s, uint32_t subgraph, uint32_t op, ScheduleKind kind, ScheduleRecord* out);
+
+}  // namespace arenaplan::rules
