@@ -1,5 +1,7 @@
 #include "cli/planning.h"
 
+#include <cstdio>
+
 #include "cli/progress.h"
 
 #include "plan/lower_bound.h"
@@ -83,6 +85,10 @@ Status LoadBase(const PlanningArgs& args, LoadedBase* out) {
   if (!loaded.ok()) return loaded.status();
   out->loaded = std::move(loaded).value();
   const model::Model& m = out->loaded->model;
+  // plan, report and export plan for stock TFLM's lifetimes: say so when the model is not for it.
+  if (std::string note = tflm::IgnoredScheduleNote(m); !note.empty()) {
+    std::fprintf(stderr, "arenaplan: note: %s: %s\n", args.model.c_str(), note.c_str());
+  }
   auto options = BaseOptions(args, m, &out->alignment);
   if (!options.ok()) return options.status();
   out->options = std::move(options).value();

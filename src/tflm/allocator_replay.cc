@@ -111,6 +111,7 @@ Result<PreparedModel> PrepareModel(const model::Model& model, const Target& targ
   p.size.planner = plan::FindPlanner(planner)->name;
   if (model.subgraphs.empty()) return InvalidArgument("model has no subgraphs");
   for (const model::Subgraph& sg : model.subgraphs) p.total_tensors += sg.tensors.size();
+  if (std::string note = IgnoredScheduleNote(model); !note.empty()) p.size.notes.push_back(std::move(note));
   p.size.error = RegistrationError(model);  // every op needs a kernel
   p.fails_allocation = !p.size.error.empty();
   if (!p.fails_allocation) ARENAPLAN_RETURN_IF_ERROR(EvaluateKernels(model, target, p));

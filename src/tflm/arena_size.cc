@@ -1,6 +1,7 @@
 #include "tflm/arena_size.h"
 
 #include "rules/limits.h"
+#include "rules/schedule.h"
 #include "tflm/allocator_replay.h"
 
 namespace arenaplan::tflm {
@@ -45,6 +46,18 @@ Result<lifetime::Options> LifetimeOptionsFor(const model::Model& model, const Ta
   options.alignment = target.buffer_alignment;
   options.scratch = std::move(scratch).value();
   return options;
+}
+
+std::string IgnoredScheduleNote(const model::Model& model) {
+  for (const model::Metadata& m : model.metadata) {
+    if (m.name != rules::kScheduleMetadataName) continue;
+    return std::string("this model carries an arenaplan execution schedule (") + rules::kScheduleMetadataName +
+           ", written by optimize --for arenaplan) that stock TFLM ignores: TFLM would run its convolutions "
+           "without the schedule's explicit padding (wrong outputs where there is any) and no op in place; "
+           "these figures are for the graph as stored, and the model is for arenaplan's runtime (`arenaplan "
+           "run` reports its arena)";
+  }
+  return "";
 }
 
 uint64_t TailBytes(const ArenaSize& size, const std::string& name) {

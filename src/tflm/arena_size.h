@@ -86,6 +86,12 @@ Result<lifetime::Options> LifetimeOptionsFor(const model::Model& model, const Ta
 Result<ArenaSize> ComputeArenaSize(const model::Model& model, const Target& target,
                                    const std::string& planner = "tflm-greedy", bool use_offline_plan = true);
 
+// A model written by `optimize --for arenaplan` carries an execution schedule (arenaplan_schedule
+// metadata) that stock TFLM never reads: TFLM would run its convolutions without the padding
+// folded into the schedule. The caveat every TFLM-facing command gives for it; empty when the
+// model has none.
+std::string IgnoredScheduleNote(const model::Model& model);
+
 // The per-category bytes of `size` under `name` (0 when absent).
 uint64_t TailBytes(const ArenaSize& size, const std::string& name);
 

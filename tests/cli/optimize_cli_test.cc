@@ -45,6 +45,33 @@ TEST_F(OptimizeCliTest, NothingHelpsWritesTheModelUnchanged) {
   EXPECT_NE(r.out.find("rewrote: offline plan"), std::string::npos) << r.out;
 }
 
+TEST_F(OptimizeCliTest, StockTflmCommandsSayAScheduleIsIgnored) {
+  // The demo's ADDs run in place for the runtime, so --for arenaplan writes a schedule; --for tflm
+  // never does. size (stock TFLM's arena) and plan (TFLM's lifetimes) must say which one they got.
+  const std::string rt = dir_ + "/rt.tflite", tf = dir_ + "/tf.tflite";
+  ASSERT_EQ(RunCli({"optimize", demo_, "-o", rt, "--for", "arenaplan"}).exit_code, 0);
+  ASSERT_EQ(RunCli({"optimize", demo_, "-o", tf}).exit_code, 0);
+  const std::string note = "carries an arenaplan execution schedule (arenaplan_schedule";
+  CliRun r = RunCli({"size", rt});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: " + std::string("this model ") + note), std::string::npos) << r.out;
+  r = RunCli({"size", rt, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(note), std::string::npos) << r.out;
+  r = RunCli({"size", rt, tf});  // several models: the note names the model it is about
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("note: " + rt + ": this model " + note), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("note: " + tf + ":"), std::string::npos) << r.out;
+  r = RunCli({"plan", rt});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("arenaplan: note: " + rt + ": this model " + note), std::string::npos) << r.err;
+  for (const std::string& cmd : {"size", "plan"}) {
+    r = RunCli({cmd, tf});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ((r.out + r.err).find(note), std::string::npos) << cmd << ": " << r.out << r.err;
+  }
+}
+
 TEST_F(OptimizeCliTest, BadInputIsOneLineAndExitTwo) {
   WriteText(dir_ + "/junk.tflite", "not a model at all, just some text");
   CliRun r = RunCli({"optimize", dir_ + "/junk.tflite", "-o", dir_ + "/o.tflite"});
