@@ -20,6 +20,7 @@
 #include "cli/io_options.h"
 #include "cli/model_file.h"
 #include "cli/planning.h"
+#include "cli/run_io.h"
 #include "cli/running.h"
 #include "cli/tensor_dump.h"
 #include "model/device_status.h"
@@ -83,47 +84,6 @@ void PrintDump(const nlohmann::json& j) {
   }
 }
 
-// --external-io / --keep: the tensors named, and each option's change of the runtime's head (the
-// same planner, each variant planned and allocated once on a probe arena).
-struct RunIo {
-  IoSelection selection;
-  std::vector<IoCost> costs;
-  std::vector<std::unique_ptr<ArenaBuffer>> buffers;  // the CLI's own buffers for external tensors
-};
-
-Status ResolveRunIo(const RunArgs& a, const std::vector<uint8_t>& bytes, RunIo* io) {
-  if (!a.io.any()) return Status::Ok();
-  auto parsed = model::ReadModel(bytes.data(), bytes.size());
-  if (!parsed.ok()) return Status(parsed.status().code(), a.models[0] + ": " + parsed.status().message());
-  auto selection = ResolveIo(*parsed, a.io);
-  if (!selection.ok()) return Status(selection.status().code(), a.models[0] + ": " + selection.status().message());
-  io->selection = std::move(selection).value();
-  return Status::Ok();
-}
-
-// Binds a buffer of the CLI's own (16-aligned, exactly the tensor's bytes) to every external
-// input and output: those whose view has no data after AllocateTensors. Their subgraph-0 indices
-// go to *externals.
-rt::StatusCode BindOwnBuffers(rt::Interpreter& interp, RunIo* io, std::vector<uint32_t>* externals) {
-  const auto bits = static_cast<uint8_t>(io->selection.external_io);
-  for (int side = 0; side < 2; ++side) {
-    if ((bits & (side == 0 ? 1 : 2)) == 0) continue;
-    const uint32_t n = side == 0 ? interp.inputs_size() : interp.outputs_size();
-    for (uint32_t k = 0; k < n; ++k) {
-      const rt::TensorView v = side == 0 ? interp.input(k) : interp.output(k);
-      if (v.data != nullptr || v.bytes == 0) continue;  // planned, constant, or bound already
-      io->buffers.push_back(std::make_unique<ArenaBuffer>(v.bytes));
-      ArenaBuffer& b = *io->buffers.back();
-      const rt::StatusCode s = side == 0 ? interp.BindInput(k, b.data, b.size) : interp.BindOutput(k, b.data, b.size);
-      if (s != rt::StatusCode::kOk) return s;
-      for (uint32_t t = 0; t < interp.tensors_size(); ++t) {
-        if (interp.tensor(t).data == b.data) externals->push_back(t);
-      }
-    }
-  }
-  return rt::StatusCode::kOk;
-}
-
 Status MeasureRunIo(const RunArgs& a, const std::vector<uint8_t>& bytes, const std::string& planner,
                     const std::vector<uint32_t>& externals, RunIo* io) {
   if (!a.io.any()) return Status::Ok();
@@ -142,18 +102,6 @@ Status MeasureRunIo(const RunArgs& a, const std::vector<uint8_t>& bytes, const s
   if (!costs.ok()) return costs.status();
   io->costs = std::move(costs).value();
   return Status::Ok();
-}
-
-// The kept tensors' bytes after the last Invoke, as fnv1a64 (compare with a dump's index.json).
-nlohmann::json KeptJson(const rt::Interpreter& interp, const RunIo& io) {
-  nlohmann::json out = nlohmann::json::array();
-  for (uint32_t t : io.selection.keep) {
-    const rt::TensorView v = interp.tensor(t);
-    char hex[17];
-    std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(rt::Fnv1a64(v.data, v.bytes)));
-    out.push_back({{"tensor", t}, {"bytes", v.bytes}, {"fnv1a64", hex}});
-  }
-  return out;
 }
 
 // Invoke 0..N-1 on one interpreter without reset, so state carries over (stateful models); the
@@ -211,10 +159,7 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_byt
   PrintOutputLines(r.outputs, "");
   PrintDump(dump);
   if (dump.contains("io")) std::printf("%s", IoCostText(costs).c_str());
-  for (const auto& k : dump.contains("kept") ? dump["kept"] : nlohmann::json::array()) {
-    std::printf("kept tensor %u: %u bytes fnv1a64 %s (valid after Invoke)\n", k["tensor"].get<uint32_t>(),
-                k["bytes"].get<uint32_t>(), k["fnv1a64"].get<std::string>().c_str());
-  }
+  if (dump.contains("kept")) PrintKept(dump["kept"]);
 }
 
 int RunOne(const RunArgs& a) {

@@ -1,7 +1,7 @@
 // `arenaplan run MODEL --region NAME:BYTES[:COST] ...`: the runtime's own planning problem placed
 // over the regions and compiled in (cli/runtime_plan.h, the same plan `export --c-header --region`
 // writes): the first region is the main arena's head, each other region one host buffer of the
-// bytes it uses.
+// bytes it uses; --external-io / --keep as export plans them (cli/run_io.h).
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/run_io.h"
 #include "cli/running.h"
 #include "cli/runtime_plan.h"
 #include "plan/region_planner.h"
@@ -55,16 +56,18 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t arena_b
 }  // namespace
 
 int RunRegions(const RunArgs& a) {
-  if (a.models.size() != 1 || a.io.any() || !a.dump_tensors.empty() || a.planner != "tflm-greedy") {
-    return RunFail("--region takes one model, without --external-io, --keep, --dump-tensors or --planner",
-                   kExitBadInput);
+  if (a.models.size() != 1 || !a.dump_tensors.empty() || a.planner != "tflm-greedy") {
+    return RunFail("--region takes one model, without --dump-tensors or --planner", kExitBadInput);
   }
   std::vector<uint8_t> model;
   const int loaded = LoadModel(a, a.models[0], &model);
   if (loaded >= 0) return loaded;
+  RunIo io;  // as export --c-header --region plans it: the same tensors external or kept
+  const Status resolved = ResolveRunIo(a, model, &io);
+  if (!resolved.ok()) return ReportError("run", resolved);
   RunPlan p;
   auto rr = std::make_unique<RuntimeRegionPlan>();
-  const Status placed = PlaceRuntimeRegions(a.models[0], model, Kernels(a), a.regions, IoSelection(), &p, rr.get());
+  const Status placed = PlaceRuntimeRegions(a.models[0], model, Kernels(a), a.regions, io.selection, &p, rr.get());
   if (!placed.ok()) return ReportError("run", placed);
   CompileRuntimeRegions(&p, rr.get());
   uint32_t arena_bytes = static_cast<uint32_t>(a.arena_bytes);
@@ -77,6 +80,9 @@ int RunRegions(const RunArgs& a) {
   rt::Interpreter interp(model.data(), model.size(), Kernels(a), arena.data, arena.size, p.options);
   const rt::StatusCode s = interp.AllocateTensors();
   if (s != rt::StatusCode::kOk) return RunFail(s, interp.error_message());
+  std::vector<uint32_t> externals;
+  const rt::StatusCode bound = BindOwnBuffers(interp, &io, &externals);
+  if (bound != rt::StatusCode::kOk) return RunFail(bound, interp.error_message());
   const InvokeFiles files{a.inputs_from.empty() ? "" : a.inputs_from[0], a.outputs_to.empty() ? "" : a.outputs_to[0]};
   Invoked r;
   for (uint32_t i = 0; i < a.invokes; ++i) {
@@ -90,9 +96,19 @@ int RunRegions(const RunArgs& a) {
                         {"head_bytes", rec.head_bytes}, {"tail_bytes", rec.tail_bytes},   {"regions", RegionsJson(*rr)},
                         {"cost", rr->plan.cost},        {"invokes", a.invokes},           {"invoke_seconds", r.seconds},
                         {"outputs", r.outputs},         {"sequence", r.sequence}};
+    if (a.io.any()) {
+      j["external_tensors"] = externals;
+      j["kept"] = KeptJson(interp, io);
+    }
     std::cout << report::JsonText(j) << "\n";
   } else {
     PrintText(a, interp, arena_bytes, *rr, r);
+    if (!externals.empty()) {
+      std::string list;
+      for (uint32_t t : externals) list += (list.empty() ? "" : ", ") + std::to_string(t);
+      std::printf("external tensors: %s (in the application's own buffers, outside every region)\n", list.c_str());
+    }
+    PrintKept(KeptJson(interp, io));
   }
   return kExitOk;
 }

@@ -70,6 +70,45 @@ TEST(RunRegionsCorpus, TwoRegionPlansGiveTheGoldenOutputs) {
               split, offline);
 }
 
+// --external-io / --keep with regions, as export plans them: the input lives in the CLI's own
+// buffer (outside both regions), a kept intermediate tensor still holds, after Invoke, the bytes a
+// one-arena dump saw it get, and the output is the golden one.
+TEST(RunRegionsCorpus, ExternalInputsAndKeptTensorsOverTwoRegions) {
+  REQUIRE_SHARED();
+  const std::string name = "tflm_person_detect_int8";
+  const std::string model = *SharedDir() + "/models/" + name + ".tflite";
+  const std::string golden = *SharedDir() + "/golden/tflm-x86_64/io/" + name;
+  const std::string dir = TempDir();
+  const CliRun dumped = RunCli({"run", model, "--inputs-from", golden, "--dump-tensors", dir + "/dump"});
+  ASSERT_EQ(dumped.exit_code, 0) << dumped.err;
+  nlohmann::json kept;  // op 3's output: written early, dead long before the end without --keep
+  const auto index = nlohmann::json::parse(ReadText(dir + "/dump/index.json"));
+  for (const auto& t : index["tensors"]) {
+    if (t["op"] == 3) kept = t;
+  }
+  ASSERT_FALSE(kept.is_null());
+  const auto inspect = nlohmann::json::parse(RunCli({"inspect", model, "--format", "json"}).out);
+  const CliRun r = RunCli({"run", model, "--region", "fast:24K:1", "--region", "big:256M:4", "--external-io", "inputs",
+                           "--keep", std::to_string(kept["tensor"].get<int>()), "--inputs-from", golden,
+                           "--outputs-to", dir + "/o", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["external_tensors"], inspect["subgraphs"][0]["inputs"]);
+  ASSERT_EQ(j["kept"].size(), 1u);
+  EXPECT_EQ(j["kept"][0]["tensor"], kept["tensor"]);
+  EXPECT_EQ(j["kept"][0]["fnv1a64"], kept["fnv1a64"]);
+  EXPECT_GT(j["regions"][1]["buffers"].get<int>(), 0);  // 24K cannot hold the 55,296-byte head
+  EXPECT_EQ(ReadFileBytes(dir + "/o.out0.bin"), ReadFileBytes(golden + ".out0.bin"));
+  // The text form says the same.
+  const CliRun t = RunCli({"run", model, "--region", "fast:24K:1", "--region", "big:256M:4", "--external-io", "inputs",
+                           "--keep", std::to_string(kept["tensor"].get<int>())});
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  EXPECT_NE(t.out.find("kept tensor " + std::to_string(kept["tensor"].get<int>())), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find("external tensors: " + std::to_string(inspect["subgraphs"][0]["inputs"][0].get<int>()) + " ("),
+            std::string::npos)
+      << t.out;
+}
+
 // Three models of different shapes (a CNN, a DS-CNN, a person detector with int8 I/O); the first
 // region holds half the runtime's single-arena head, the second the rest.
 TEST(ExportRegionsCorpus, TheHeadersPlanRunsInTheRuntimeWithTheGoldenOutputs) {
