@@ -76,8 +76,7 @@ Plan AnchorPeak(const Problem& problem, Plan plan, const AnchorOptions& options,
   std::sort(firsts.begin(), firsts.end());
   std::sort(lasts.begin(), lasts.end());
   // Sections need last + 1; huge spans are left alone (see kMaxHorizon).
-  if (lasts.back() == std::numeric_limits<Step>::max() || firsts.front() < -kMaxHorizon ||
-      lasts.back() > kMaxHorizon) {
+  if (lasts.back() == std::numeric_limits<Step>::max() || firsts.front() < -kMaxHorizon || lasts.back() > kMaxHorizon) {
     return plan;
   }
   const Step centre = BusiestStep(b);
@@ -86,7 +85,8 @@ Plan AnchorPeak(const Problem& problem, Plan plan, const AnchorOptions& options,
     return Clock::now() >= options.deadline || (options.cancel != nullptr && options.cancel->load());
   };
   Step last_h = -1;
-  for (size_t want = std::max<size_t>(options.min_window, 1); want < n && !stop(); want = want + want / 4) {
+  for (size_t want = std::max<size_t>(options.min_window, 1); want < n && !stop();
+       want += std::max<size_t>(1, want / 4)) {
     // The narrowest window [centre - h, centre + h] holding at least `want` buffers.
     Step lo_h = 0, hi_h = reach_max;
     while (lo_h < hi_h) {
@@ -111,16 +111,32 @@ Plan AnchorPeak(const Problem& problem, Plan plan, const AnchorOptions& options,
       members.push_back(i);
     }
     if (members.size() >= n) break;  // the whole problem: the exact planner's, not a window's
+    // Fixed buffers outside the window that share a step with a member's full lifetime: in its
+    // way for the whole window (stricter than needed, never wrong; but then a failure proves
+    // nothing).
+    bool stricter = false;
+    Step reach_lo = lo, reach_hi = hi;
+    for (size_t i : members) reach_lo = std::min(reach_lo, b[i].first), reach_hi = std::max(reach_hi, b[i].last);
+    for (size_t i = 0; i < n; ++i) {
+      if (!b[i].fixed() || b[i].last < reach_lo || b[i].first > reach_hi || !(b[i].last < lo || b[i].first > hi)) {
+        continue;
+      }
+      Buffer wall = b[i];
+      wall.first = lo;
+      wall.last = hi;
+      window.push_back(wall);
+      stricter = true;
+    }
     if (optimal_internal::SearchFootprint(window) > kMaxWindowInts) break;  // larger ones only grow
     ++st.windows;
     optimal_internal::DecisionSearch search(window);
     std::vector<Offset> offsets;
     const auto now = Clock::now();
     const auto until = now + std::chrono::duration_cast<Clock::duration>((options.deadline - now) * kWindowSearchShare);
-    const optimal_internal::Outcome r =
-        search.Decide(options.target, optimal_internal::Limits{until, options.cancel}, &offsets);
+    const optimal_internal::Outcome r = search.Decide(options.target, optimal_internal::Limits{until, options.cancel},
+                                                      &offsets);
     if (r == optimal_internal::Outcome::kNotFound) {
-      st.refuted = true;  // every larger window holds this one: none fits either
+      st.refuted = !stricter;  // every larger window holds this one: none fits either
       break;
     }
     if (r != optimal_internal::Outcome::kFound) break;  // out of time: a larger window takes longer

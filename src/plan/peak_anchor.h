@@ -12,6 +12,8 @@
 // doubled) until one reaches the target, the time runs out, or a window holds every buffer (then
 // it is the exact planner's problem, not a window). A window the search proves unpackable within
 // the target proves that no plan of the whole problem is either (it is a relaxation): `refuted`.
+// Fixed buffers outside the window that a member's lifetime meets stand in its way over the whole
+// window (stricter than needed, so the plan stays valid; a failure then proves nothing).
 // Cost per window of k buffers: the exact search on it (skipped when its stored pairs would exceed
 // kMaxWindowInts) under part of the time left, then best-fit over the whole problem.
 #pragma once
@@ -32,9 +34,9 @@ struct AnchorOptions {
 };
 
 struct AnchorStats {
-  int windows = 0;        // windows searched
-  bool refuted = false;   // some window does not fit within the target: no plan does
-  size_t anchored = 0;    // buffers fixed by the window of the plan returned (0: none helped)
+  int windows = 0;       // windows searched
+  bool refuted = false;  // some window does not fit within the target: no plan does
+  size_t anchored = 0;   // buffers fixed by the window of the plan returned (0: none helped)
 };
 
 // `plan` must be a valid plan of `problem` (ValidateProblem passed). Returns the lowest plan found,
