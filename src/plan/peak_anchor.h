@@ -4,18 +4,19 @@
 // The buffers alive in a time window around the step of most live bytes, with their lifetimes cut
 // to the window, form a problem whose plans include every plan of the whole problem restricted to
 // the window; the exact search (optimal_search.h) packs it within the target height. Those buffers
-// are then fixed where it put them, for their whole lifetimes, and best-fit plans the others
-// around them. Where the window holds the tight steps and the rest of the timeline has slack, that
-// meets the target: on PanGu-2.6B and IOPDDL S the greedy orders all miss the bound by a few
-// buffers' worth at a zero-slack peak, which the exact search packs at once and best-fit (TFLM's
-// order and walk, its first run) fills around. Windows grow by buffer count (min_window, then
-// doubled) until one reaches the target, the time runs out, or a window holds every buffer (then
-// it is the exact planner's problem, not a window). A window the search proves unpackable within
-// the target proves that no plan of the whole problem is either (it is a relaxation): `refuted`.
+// are then fixed where it put them, for their whole lifetimes, and first fit in TFLM's order
+// places the others around them. Where the window holds the tight steps and the rest of the
+// timeline has slack, that meets the target: on PanGu-2.6B and IOPDDL S every greedy order misses
+// the bound by a few buffers' worth at a zero-slack peak, which the exact search packs at once and
+// first fit fills around. Windows grow by buffer count (min_window, then by a quarter each time)
+// until one reaches the target, the time runs out, or a window holds every buffer (then it is the
+// exact planner's problem, not a window's). A window the search proves unpackable within the
+// target proves that no plan of the whole problem is either (it is a relaxation): `refuted`.
 // Fixed buffers outside the window that a member's lifetime meets stand in its way over the whole
 // window (stricter than needed, so the plan stays valid; a failure then proves nothing).
 // Cost per window of k buffers: the exact search on it (skipped when its stored pairs would exceed
-// kMaxWindowInts) under part of the time left, then best-fit over the whole problem.
+// kMaxWindowInts) under part of the time left, then one first-fit pass over the whole problem
+// (plan/placement.h).
 #pragma once
 
 #include <atomic>
