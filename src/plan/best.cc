@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "plan/lower_bound.h"
+#include "plan/peak_anchor.h"
 #include "plan/peak_repair.h"
 #include "plan/verify.h"
 
@@ -21,6 +22,8 @@ constexpr size_t kSkipTflmGreedyAbove = 20000;  // and linear
 // the rest.
 constexpr size_t kLargeForExactSearch = 4000;
 constexpr double kLargeExactShare = 0.5;
+// Of the time left after the portfolio, peak anchoring may use this share, peak repair the rest.
+constexpr double kAnchorShare = 0.8;
 
 namespace {
 
@@ -56,6 +59,21 @@ Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_poi
                           const PlannerOptions& options, const Progress& progress, PlanResult* best) {
   if (best->plan.height <= bound || best->status == PlanStatus::kOptimal || Clock::now() >= deadline) {
     return Status::Ok();
+  }
+  // First the exact core at the busiest step with best-fit around it (plan/peak_anchor.h), then
+  // local repair of whatever peak is left.
+  AnchorOptions ao;
+  const auto now = Clock::now();
+  ao.deadline = now + std::chrono::duration_cast<Clock::duration>((deadline - now) * kAnchorShare);
+  ao.cancel = options.cancel;
+  ao.target = bound;
+  Plan anchored = AnchorPeak(unbounded, best->plan, ao);
+  if (anchored.height < best->plan.height) {
+    const VerifyReport report = VerifyPlan(unbounded, anchored, 1);
+    if (!report.ok()) return Internal("peak anchoring returned an invalid plan: " + report.errors[0].message);
+    best->plan = std::move(anchored);
+    best->planner += "+peak-anchor";
+    if (best->plan.height <= bound) return Status::Ok();
   }
   RepairOptions ro;
   ro.deadline = deadline;

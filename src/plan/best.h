@@ -8,8 +8,9 @@
 // the whole portfolio: each planner gets what is left; once none is, only best-fit still runs (its
 // first run, TFLM's plan, always finishes), and tflm-greedy and linear are skipped above 20000
 // buffers (best-fit's first run is tflm-greedy's plan; a stack of every buffer is no contender there). Time left after
-// them (of the time limit, or of the exact search's default share) goes to peak repair
-// (plan/peak_repair.h) while a gap remains; PlanResult::planner then ends in "+peak-repair".
+// them (of the time limit, or of the exact search's default share) goes, while a gap remains, to
+// peak anchoring (plan/peak_anchor.h, up to 80 % of it) and then peak repair
+// (plan/peak_repair.h); PlanResult::planner then ends in "+peak-anchor" and/or "+peak-repair".
 #pragma once
 
 #include "plan/planner.h"

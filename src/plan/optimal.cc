@@ -21,6 +21,7 @@ using optimal_internal::DecisionSearch;
 using optimal_internal::Limits;
 using optimal_internal::Outcome;
 using optimal_internal::RefuteByWindows;
+using optimal_internal::SearchFootprint;
 using optimal_internal::SkylineSearch;
 using Clock = std::chrono::steady_clock;
 
@@ -73,36 +74,6 @@ std::vector<std::vector<size_t>> TimePartitions(const std::vector<Buffer>& buffe
   }
   for (auto& p : parts) std::sort(p.begin(), p.end());
   return parts;
-}
-
-// Ints the exact search would store for these buffers: both directions of every time-overlapping
-// pair plus one entry per section each buffer spans. Counted in O(n log n) without storing them.
-uint64_t SearchFootprint(const std::vector<Buffer>& b) {
-  const size_t n = b.size();
-  std::vector<Step> firsts(n), lasts(n), points;
-  points.reserve(2 * n);
-  for (size_t i = 0; i < n; ++i) {
-    firsts[i] = b[i].first;
-    lasts[i] = b[i].last;
-    points.push_back(b[i].first);
-    points.push_back(b[i].last + 1);
-  }
-  std::sort(firsts.begin(), firsts.end());
-  std::sort(lasts.begin(), lasts.end());
-  std::sort(points.begin(), points.end());
-  points.erase(std::unique(points.begin(), points.end()), points.end());
-  uint64_t ints = 0;
-  for (size_t k = 0; k < n; ++k) {
-    // Pairs: buffers starting before this one (in sorted order) that are still alive at its start.
-    const auto ended = std::lower_bound(lasts.begin(), lasts.end(), firsts[k]) - lasts.begin();
-    ints += 2 * (k - static_cast<uint64_t>(std::min<ptrdiff_t>(ended, static_cast<ptrdiff_t>(k))));
-  }
-  for (const Buffer& x : b) {
-    const auto from = std::lower_bound(points.begin(), points.end(), x.first);
-    const auto to = std::lower_bound(points.begin(), points.end(), x.last + 1);
-    ints += static_cast<uint64_t>(to - from);
-  }
-  return ints;
 }
 
 bool SearchFitsMemoryBudget(const std::vector<Buffer>& b) {

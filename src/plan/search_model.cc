@@ -1,6 +1,7 @@
 #include "plan/search_model.h"
 
 #include <algorithm>
+#include <cstddef>
 
 namespace arenaplan::plan::optimal_internal {
 
@@ -43,6 +44,34 @@ Sections BuildSections(const std::vector<Buffer>& buffers) {
   Bytes live = 0;
   for (int k = 0; k < s.num_sections; ++k) s.online_load[k] = live += delta[k];
   return s;
+}
+
+uint64_t SearchFootprint(const std::vector<Buffer>& b) {
+  const size_t n = b.size();
+  std::vector<Step> firsts(n), lasts(n), points;
+  points.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    firsts[i] = b[i].first;
+    lasts[i] = b[i].last;
+    points.push_back(b[i].first);
+    points.push_back(b[i].last + 1);
+  }
+  std::sort(firsts.begin(), firsts.end());
+  std::sort(lasts.begin(), lasts.end());
+  std::sort(points.begin(), points.end());
+  points.erase(std::unique(points.begin(), points.end()), points.end());
+  uint64_t ints = 0;
+  for (size_t k = 0; k < n; ++k) {
+    // Pairs: buffers starting before this one (in sorted order) that are still alive at its start.
+    const auto ended = std::lower_bound(lasts.begin(), lasts.end(), firsts[k]) - lasts.begin();
+    ints += 2 * (k - static_cast<uint64_t>(std::min<std::ptrdiff_t>(ended, static_cast<std::ptrdiff_t>(k))));
+  }
+  for (const Buffer& x : b) {
+    const auto from = std::lower_bound(points.begin(), points.end(), x.first);
+    const auto to = std::lower_bound(points.begin(), points.end(), x.last + 1);
+    ints += static_cast<uint64_t>(to - from);
+  }
+  return ints;
 }
 
 }  // namespace arenaplan::plan::optimal_internal

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
@@ -70,5 +71,9 @@ struct Sections {
 };
 // O(n log n).
 Sections BuildSections(const std::vector<Buffer>& buffers);
+
+// Ints the exact search would store for these buffers: both directions of every time-overlapping
+// pair plus one entry per section each buffer spans. Counted in O(n log n) without storing them.
+uint64_t SearchFootprint(const std::vector<Buffer>& buffers);
 
 }  // namespace arenaplan::plan::optimal_internal
