@@ -38,7 +38,8 @@ std::vector<std::string> Split(const std::string& s) {
 const std::map<std::string, std::string> kStatedCost = {
     {"linear", "O(n)"},
     {"tflm-greedy", "O(n log n + sum over buffers of k log k) with TimeIndex's merged ranges"},
-    {"best-fit", "up to 14 (n > 20k: 7, n > 50k: 5) placement runs; TFLM run first, first-step run O(n log n)"},
+    {"best-fit", "first-step run O(n log n + n f), f free blocks <= k; then TFLM's run (gives up once no better); "
+                 "up to 12 more (n > 20k: 5, n > 50k: 3, n > 65536: none)"},
     {"optimal", "exponential worst case; seeding = best-fit; bounded by --limit"},
     {"best", "the heuristics, then optimal and peak repair with the time left of --limit"},
 };
