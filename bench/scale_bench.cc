@@ -2,7 +2,7 @@
 // classes (plan/random_problem.h): "uniform" (lifetimes 1..400 steps over 2n steps, sizes
 // 16 B..64 KiB, ~100 buffers alive at a time) and "trace" (inference-like: short lifetimes walking
 // forward, a few long-lived buffers). One row per class, size and planner: planning time (the
-// call only, no CSV), height / lower bound, and whether the plan passed VerifyPlan; then, per
+// call only, no CSV; wall and CPU), height / lower bound, and whether the plan passed VerifyPlan; then, per
 // class and size, whether best-fit is at or below tflm-greedy. `optimal` and `best` run under
 // --limit (default 10 s) each. The stated cost of each planner is printed above the table; the
 // time columns show how it grows (x10 buffers per row).
@@ -10,6 +10,7 @@
 // Usage: scale_bench [--sizes=1000,10000,...] [--planners=linear,tflm-greedy,...] [--limit=SECONDS]
 //                    [--classes=uniform,trace]
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -38,13 +39,15 @@ std::vector<std::string> Split(const std::string& s) {
 const std::map<std::string, std::string> kStatedCost = {
     {"linear", "O(n)"},
     {"tflm-greedy", "O(n log n + sum over buffers of k log k) with TimeIndex's merged ranges"},
-    {"best-fit", "up to 14 (n > 20k: 7, n > 50k: 5) placement runs; TFLM run first, first-step run O(n log n)"},
+    {"best-fit", "first-step run O(n log n + n f), f free blocks <= k; then TFLM's run (gives up once no better); "
+                 "up to 12 more (n > 20k: 5, n > 50k: 3, n > 65536: none)"},
     {"optimal", "exponential worst case; seeding = best-fit; bounded by --limit"},
     {"best", "the heuristics, then optimal and peak repair with the time left of --limit"},
 };
 
 struct Row {
   double seconds = 0;
+  double cpu_seconds = 0;  // of this process during the call (the planners run on one thread)
   Bytes height = 0;
   bool verified = false;
   std::string chosen;
@@ -53,10 +56,12 @@ struct Row {
 Row Run(const PlannerEntry& planner, const Problem& problem, double limit) {
   PlannerOptions o;
   if (planner.name == "optimal" || planner.name == "best") o.time_limit_seconds = limit;
+  const std::clock_t cpu_start = std::clock();
   const auto start = std::chrono::steady_clock::now();
   auto r = planner.run(problem, o);
   Row row;
   row.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  row.cpu_seconds = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   if (!r.ok()) {
     row.chosen = r.status().ToString();
     return row;
@@ -95,8 +100,8 @@ int main(int argc, char** argv) {
     const auto it = kStatedCost.find(name);
     std::printf("  %-12s %s\n", name.c_str(), it == kStatedCost.end() ? "?" : it->second.c_str());
   }
-  std::printf("\n| class | buffers | planner | time (s) | height / LB | verified | chosen |\n");
-  std::printf("|---|---:|---|---:|---:|---|---|\n");
+  std::printf("\n| class | buffers | planner | wall (s) | cpu (s) | height / LB | verified | chosen |\n");
+  std::printf("|---|---:|---|---:|---:|---:|---|---|\n");
   std::vector<std::string> verdicts;
   int failures = 0;
   for (const std::string& cls : classes) {
@@ -114,7 +119,8 @@ int main(int argc, char** argv) {
         const Row row = Run(*planner, problem, limit);
         heights[name] = row.height;
         failures += !row.verified;
-        std::printf("| %s | %zu | %s | %.3f | %.4f | %s | %s |\n", cls.c_str(), n, name.c_str(), row.seconds,
+        std::printf("| %s | %zu | %s | %.3f | %.3f | %.4f | %s | %s |\n", cls.c_str(), n, name.c_str(), row.seconds,
+                    row.cpu_seconds,
                     bound > 0 ? static_cast<double>(row.height) / static_cast<double>(bound) : 1.0,
                     row.verified ? "yes" : "NO", row.chosen.c_str());
         std::fflush(stdout);

@@ -3,9 +3,10 @@
 // lowest gap that fits (kFirstFit). Which order the buffers come in matters more than the gap
 // rule, so several static orders are tried and the lowest plan kept (ties: the earlier run). In
 // run order:
-//   size desc in TFLM's tie order with first fit (exactly tflm-greedy's plan; this run always
-//   finishes, so the portfolio is never worse than tflm-greedy); first step asc with best fit
-//   (chronological, O(n log n) when nothing is fixed: plan/sweep_fit.h); "breadth" (peak live
+//   first step asc with best fit (chronological, plan/sweep_fit.h when nothing is fixed; this run
+//   always finishes, so there is a plan); size desc in TFLM's tie order with first fit (exactly
+//   tflm-greedy's plan; it gives up only once it reaches the best height so far, so the portfolio
+//   is never worse than tflm-greedy, whatever the time limit); "breadth" (peak live
 //   bytes over the buffer's lifetime) desc; size x log(lifetime + 1) desc, first fit; buffers
 //   alive over 10 % of the horizon first (in add order), then size desc, first fit; long-lived
 //   first over 5 % and over 30 % of the horizon, first fit; size desc in TFLM's tie order; size desc (longer first)
@@ -13,13 +14,17 @@
 //   breadth and area.
 // Every order helps somewhere (the MiniMalloc suite favours first-fit/first-step, real traces
 // long-lived-first, breadth and size, uniform random problems first-step). Above 20000 buffers only
-// the first seven run, above 50000 the first five. Stops early when a run meets the live-bytes
-// lower bound, or at the time limit or cancel flag, checked between runs and every 4096 buffers
-// inside one (a stopped run is dropped; the first run always finishes, so there is a plan). Then,
+// the first seven run, above 50000 the first five, above 65536 the first two; above 20000 the
+// long-lived-first orders are skipped when no buffer is that long (TFLM's order but for ties).
+// Every run after the first gives up once it reaches the best height so far (it cannot win).
+// Stops early when a run meets the live-bytes lower bound, or at the time limit or cancel flag,
+// checked between runs and every 4096 buffers inside one (a stopped run is dropped; neither the
+// first nor TFLM's run is stopped). Then,
 // up to 10000 buffers, a critical-first repair: 20 rounds (per gap rule) of "place, move the
 // buffers that reach the top to the front of the order, place again", starting from size order.
 // Fixed buffers are placed first in every run.
-// Cost: up to 14 (+40 below 10000 buffers) runs of PlaceInOrder (plan/placement.h).
+// Cost: up to 14 (+40 below 10000 buffers) runs of PlaceInOrder (plan/placement.h); above 65536
+// buffers one O(n log n + n f) chronological pass and at most one TFLM run.
 #pragma once
 
 #include <string>

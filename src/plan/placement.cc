@@ -26,12 +26,14 @@ Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
 }  // namespace
 
 Offset FirstFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
-  Offset cand = 0;
+  // TFLM aligns the candidate after every neighbour; AlignUp is monotone, so aligning the running
+  // maximum end only where a hole might fit gives the same offset without a division per span.
+  Offset top = 0;
   for (const Span& s : placed) {
-    if (s.offset - cand >= size) break;
-    cand = AlignUp(std::max(cand, s.end), alignment);
+    if (s.offset - top >= size && s.offset - AlignUp(top, alignment) >= size) break;
+    top = std::max(top, s.end);
   }
-  return cand;
+  return AlignUp(top, alignment);
 }
 
 std::vector<uint32_t> OnlineBuffers(const Problem& problem) {
@@ -43,7 +45,7 @@ std::vector<uint32_t> OnlineBuffers(const Problem& problem) {
 }
 
 Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
-                  const StopFn& stop) {
+                  const StopFn& stop, Bytes give_up_at) {
   const auto& bufs = problem.buffers;
   Plan plan;
   plan.offsets.assign(bufs.size(), kUnfixed);
@@ -55,6 +57,7 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
   }
   std::vector<Span> placed;
   size_t done = 0;
+  Bytes height = 0;  // of the online buffers placed so far
   for (uint32_t i : order) {
     if (stop && (++done & 4095) == 0 && stop()) return Plan{};
     // Both walks only see the union of these ranges, so equal offsets may come in any order.
@@ -63,6 +66,8 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
     plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFitOffset(placed, b.size, b.alignment)
                                                  : BestFit(placed, b.size, b.alignment);
     index->Insert(i, plan.offsets[i]);
+    height = std::max(height, plan.offsets[i] + b.size);
+    if (give_up_at > 0 && height >= give_up_at) return Plan{};
   }
   plan.height = PlanHeight(problem, plan.offsets);
   return plan;

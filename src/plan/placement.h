@@ -28,9 +28,11 @@ using StopFn = std::function<bool()>;
 
 // `order` lists every online buffer exactly once; the problem must pass ValidateProblem.
 // `index` must be built for `problem`; it is cleared first. When `stop` is set and says so, the
-// run ends early and returns a plan without offsets (no plan).
+// run ends early and returns a plan without offsets (no plan); so it does, when `give_up_at` > 0,
+// as soon as the online buffers placed reach that height (a portfolio's best so far: the run can
+// no longer beat it, heights only grow).
 Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
-                  const StopFn& stop = {});
+                  const StopFn& stop = {}, Bytes give_up_at = 0);
 
 // TFLM's first-fit walk over `placed` (ascending offsets, as SortedOccupied gives): the lowest
 // aligned offset where `size` bytes fit. O(placed).

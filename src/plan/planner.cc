@@ -15,9 +15,13 @@ const char* PlanStatusName(PlanStatus status) {
 }
 
 PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds) {
+  return HeuristicResult(LiveBytesLowerBound(problem), std::move(plan), std::move(planner), seconds);
+}
+
+PlanResult HeuristicResult(Bytes lower_bound, Plan plan, std::string planner, double seconds) {
   PlanResult r;
   r.plan = std::move(plan);
-  r.lower_bound = LiveBytesLowerBound(problem);
+  r.lower_bound = lower_bound;
   r.status = r.plan.height <= r.lower_bound ? PlanStatus::kOptimal : PlanStatus::kHeuristic;
   r.seconds = seconds;
   r.planner = std::move(planner);

@@ -69,6 +69,8 @@ struct PlannerEntry {
 // Builds the result of a heuristic: lower_bound = LiveBytesLowerBound(problem); status kOptimal
 // when the height meets that bound, else kHeuristic.
 PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds);
+// The same with the bound already computed (it costs an O(n log n) sweep on large problems).
+PlanResult HeuristicResult(Bytes lower_bound, Plan plan, std::string planner, double seconds);
 
 // All registered planners, in --help order (plan/planner_registry.cc).
 const std::vector<PlannerEntry>& Planners();

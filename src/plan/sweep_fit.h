@@ -3,8 +3,10 @@
 // between the buffers alive at its first step (ties: the lowest), else just above them. When no
 // buffer is fixed this is exactly PlaceInOrder(that order, GapRule::kBestFit) (plan/placement.h):
 // the placed buffers sharing a step with the next one are precisely those alive at its first step,
-// and the free blocks are the gaps between them. An address-ordered map of free blocks and a
-// size-ordered set find and update a block in O(log n); O(n log n) in all.
+// and the free blocks are the gaps between them. The free blocks (at most one more than the
+// buffers alive) live in an address-ordered array, scanned per buffer: O(n log n + n f) for f free
+// blocks at a time, f <= k buffers alive (and f << k once neighbours merge); TFLM's walk is
+// O(k) per buffer as well.
 #pragma once
 
 #include <functional>

@@ -26,27 +26,28 @@ void AddSpan(std::vector<Span>& v, Span s) {
 constexpr double kBucketScanLimit = 512;
 
 TimeIndex::TimeIndex(const Problem& problem, Layout layout) {
-  std::vector<Step> steps;
-  steps.reserve(2 * problem.buffers.size());
+  // Ranks of the distinct steps from one sort of (step, endpoint) pairs: no search per endpoint.
+  const size_t n = problem.buffers.size();
+  std::vector<std::pair<Step, uint32_t>> ends;  // endpoint 2i: buffer i's first step, 2i + 1: last
+  ends.reserve(2 * n);
+  sizes_.reserve(n);
   for (const Buffer& b : problem.buffers) {
-    steps.push_back(b.first);
-    steps.push_back(b.last);
+    ends.push_back({b.first, static_cast<uint32_t>(ends.size())});
+    ends.push_back({b.last, static_cast<uint32_t>(ends.size())});
     sizes_.push_back(b.size);
   }
-  std::sort(steps.begin(), steps.end());
-  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-  while (leaves_ < steps.size()) leaves_ *= 2;
-  auto rank = [&](Step s) {
-    return static_cast<uint32_t>(std::lower_bound(steps.begin(), steps.end(), s) - steps.begin());
-  };
-  first_rank_.reserve(problem.buffers.size());
-  last_rank_.reserve(problem.buffers.size());
-  size_t longest = 1;
-  for (const Buffer& b : problem.buffers) {
-    first_rank_.push_back(rank(b.first));
-    last_rank_.push_back(rank(b.last));
-    longest = std::max<size_t>(longest, last_rank_.back() - first_rank_.back() + 1);
+  std::sort(ends.begin(), ends.end());
+  first_rank_.resize(n);
+  last_rank_.resize(n);
+  size_t distinct = 0;
+  for (size_t e = 0; e < ends.size(); ++e) {
+    if (e > 0 && ends[e].first != ends[e - 1].first) ++distinct;
+    (ends[e].second % 2 == 0 ? first_rank_ : last_rank_)[ends[e].second / 2] = static_cast<uint32_t>(distinct);
   }
+  const size_t steps = ends.empty() ? 0 : distinct + 1;
+  while (leaves_ < steps) leaves_ *= 2;
+  size_t longest = 1;
+  for (size_t i = 0; i < n; ++i) longest = std::max<size_t>(longest, last_rank_[i] - first_rank_[i] + 1);
   // A step range of r ranks decomposes into nodes spanning at most r leaves, so starting-lists
   // of wider nodes are never read: skip them (they would be the largest to maintain).
   while (widest_start_node_ < longest) widest_start_node_ *= 2;
@@ -58,7 +59,7 @@ TimeIndex::TimeIndex(const Problem& problem, Layout layout) {
     std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
     bucket_width_ = std::max<uint32_t>(16, lengths[lengths.size() / 2]);
   }
-  const size_t buckets = std::max<size_t>(1, (steps.size() + bucket_width_ - 1) / bucket_width_);
+  const size_t buckets = std::max<size_t>(1, (steps + bucket_width_ - 1) / bucket_width_);
   if (layout == Layout::kAuto) {
     double entries = 0, touched = 0;  // sum over buffers of buckets touched
     for (size_t i = 0; i < first_rank_.size(); ++i) {
@@ -144,20 +145,43 @@ void TimeIndex::SortedOccupied(size_t index, std::vector<Span>* out) const {
   }
   // Filter each bucket (already in offset order) into its own run, then merge the runs. A bucket
   // after the first reports only entries starting in it (the first reports all that overlap).
-  thread_local std::vector<Span> runs[2];
-  out->clear();
+  // Filter and merge are branch-free: whether an entry overlaps, and which run is lower, are coin
+  // tosses a branch would mispredict half the time. The scratch only grows (no zero-filling).
+  thread_local std::vector<Span> scratch[2];
+  const auto grow = [](std::vector<Span>& v, size_t n) {
+    if (v.size() < n) v.resize(std::max(n, 2 * v.size()));
+  };
+  size_t len = 0;  // merged so far, at the front of scratch[0]
   for (uint32_t b = b0; b <= b1; ++b) {
     const uint32_t from = b == b0 ? 0 : b * bucket_width_;
-    std::vector<Span>& run = b == b0 ? *out : runs[0];
-    run.clear();
-    for (const Entry& e : buckets_[b]) {
-      if (e.first <= hi && e.last >= lo && e.first >= from) run.push_back({e.offset, e.end});
+    const std::vector<Entry>& bucket = buckets_[b];
+    grow(scratch[0], len + bucket.size());
+    grow(scratch[1], len + bucket.size());
+    Span* run = scratch[0].data() + len;
+    size_t kept = 0;
+    for (const Entry& e : bucket) {
+      run[kept] = {e.offset, e.end};
+      kept += static_cast<size_t>((e.first <= hi) & (e.last >= lo) & (e.first >= from));
     }
-    if (b == b0) continue;
-    runs[1].resize(out->size() + run.size());
-    std::merge(out->begin(), out->end(), run.begin(), run.end(), runs[1].begin(), by_offset);
-    out->swap(runs[1]);
+    if (b == b0) {
+      len = kept;
+      continue;
+    }
+    const Span* x = scratch[0].data();
+    const Span *xe = x + len, *y = run, *ye = run + kept;
+    Span* w = scratch[1].data();
+    while (x != xe && y != ye) {
+      const bool take_y = y->offset < x->offset;
+      *w++ = take_y ? *y : *x;
+      y += take_y;
+      x += !take_y;
+    }
+    w = std::copy(x, xe, w);
+    std::copy(y, ye, w);
+    scratch[0].swap(scratch[1]);
+    len += kept;
   }
+  out->assign(scratch[0].begin(), scratch[0].begin() + static_cast<std::ptrdiff_t>(len));
 }
 
 }  // namespace arenaplan::plan

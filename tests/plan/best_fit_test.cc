@@ -50,8 +50,9 @@ TEST(BestFit, EveryStrategyIsValid) {
 }
 
 TEST(BestFit, OutOfTimeItIsTflmGreedysPlan) {
-  // However short the limit, the first run (TFLM's order and walk) finishes and the rest is cut:
-  // the plan is tflm-greedy's, offset for offset, never worse and never linear's stack.
+  // However short the limit, the first run (chronological) finishes, and so does TFLM's order and
+  // walk unless it is already no better; the rest is cut. On these traces TFLM's plan is the lower
+  // of the two, so it is the plan, offset for offset (never worse, never linear's stack).
   for (uint64_t seed = 0; seed < 5; ++seed) {
     const Problem p = RandomProblem({RandomStyle::kTrace, 5000, seed});
     PlannerOptions o;
