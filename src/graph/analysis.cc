@@ -30,6 +30,20 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
       return std::find_if(lifetimes->buffers.begin(), lifetimes->buffers.end(),
                           [&](const lifetime::BufferLifetime& b) { return b.subgraph == r.subgraph && b.tensor == t; });
     };
+    if (OpCode(g, *r.op) == BuiltinOperator::QUANTIZE) {
+      // Narrowing (the runtime's split): the output's bytes live from the input's first step, the
+      // rest of the input's buffer dies with the input.
+      auto x = find(r.op->inputs[0]), y = find(r.op->outputs[0]);
+      const bool chained = std::any_of(owner.begin(), owner.end(), [&](const std::pair<int32_t, int32_t>& a) {
+        return a.first == r.op->inputs[0] || a.second == r.op->inputs[0];
+      });
+      if (x == lifetimes->buffers.end() || y == lifetimes->buffers.end() || x == y || chained ||
+          x->size <= y->size || x->last != y->first || x->offline_offset >= 0 || y->offline_offset >= 0)
+        continue;
+      y->first = x->first;
+      x->size -= y->size;
+      continue;
+    }
     // The depthwise input, or an elementwise op's input 0, else 1 (the runtime's order).
     const size_t candidates = OpCode(g, *r.op) == BuiltinOperator::DEPTHWISE_CONV_2D ? 1 : 2;
     for (size_t k = 0; k < candidates; ++k) {

@@ -7,7 +7,9 @@
 // peak of a depthwise layer falls from input + output to input + one plane. Also ADD / SUB / MUL
 // with an input of the output's shape and type that no later op reads (the runtime aliases
 // input 0, else 1; the elementwise kernels read that input's element i right before writing i).
-// Elementwise ops that cannot are not listed. Stock TFLM does not read the schedule. Keeps every
+// And QUANTIZE from a float32 activation no later op reads to int8 / uint8 / int16: its output
+// takes the first bytes of the input, the rest of the input's buffer dies at the QUANTIZE.
+// Elementwise and QUANTIZE ops that cannot are not listed. Stock TFLM does not read the schedule. Keeps every
 // other schedule record. O(ops x inputs).
 #pragma once
 

@@ -222,6 +222,12 @@ Result<OptimizeResult> Optimize(
                                               : 0;
     if (rest >= best.figures.head) continue;
     TrySplit(g, *p, o, evaluate, base_macs, {}, best, zero, r);
+    // For the runtime a leading QUANTIZE from float runs over its input (in_place.h): the patches
+    // may then start after it, on the narrow int8 tensor, while the float buffer's rest is free.
+    if (o.explicit_padding && k > 1 && OpCode(g, *g.subgraphs[0]->operators[0]) == BuiltinOperator::QUANTIZE) {
+      auto q = AnalyzeSegment(g, 1, static_cast<int32_t>(k));
+      if (q.ok()) TrySplit(g, *q, o, evaluate, base_macs, {}, best, zero, r);
+    }
   }
   for (int round = 0; round < 3 && !best.what.empty(); ++round) {
     if (!PatchAroundPeak(o, evaluate, base_macs, best, zero, r)) break;

@@ -9,28 +9,37 @@ constexpr uint16_t kEnd = 0xFFFFu;
 
 bool Overlap(const PlanBuffer& a, const PlanBuffer& b) { return !(a.first > b.last || b.first > a.last); }
 
+// Bytes buffer i takes when ordered: its own, plus a tied buffer's above it.
+uint64_t OrderSize(const PlanBuffer* bufs, const uint16_t* above, uint16_t i) {
+  return bufs[i].size + (above != nullptr && above[i] != kEnd ? uint64_t{bufs[above[i]].size} : 0);
+}
+
 // Online buffer i goes before online buffer j: bigger first, later-added first among equals.
-bool Before(const PlanBuffer* bufs, uint16_t i, uint16_t j) {
-  if (bufs[i].size != bufs[j].size) return bufs[i].size > bufs[j].size;
+bool Before(const PlanBuffer* bufs, const uint16_t* above, uint16_t i, uint16_t j) {
+  const uint64_t si = OrderSize(bufs, above, i), sj = OrderSize(bufs, above, j);
+  if (si != sj) return si > sj;
   return i > j;
 }
 
-// Fixed buffers in add order, then the online ones in TFLM's order. Returns the fixed count.
-uint32_t Order(const PlanBuffer* bufs, uint32_t n, uint16_t* order) {
+// Fixed buffers in add order, then the online ones in TFLM's order, without the tied buffers
+// (`tied` marks them; placed with the buffer below). Returns the fixed count; *m = entries.
+uint32_t Order(const PlanBuffer* bufs, uint32_t n, const uint16_t* above, const uint16_t* tied, uint16_t* order,
+               uint32_t* count) {
   uint32_t m = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (bufs[i].offset != kOnline) order[m++] = static_cast<uint16_t>(i);
   }
   const uint32_t fixed = m;
   for (uint32_t i = 0; i < n; ++i) {
-    if (bufs[i].offset != kOnline) continue;
+    if (bufs[i].offset != kOnline || (tied != nullptr && tied[i] != 0)) continue;
     uint32_t j = m++;
-    while (j > fixed && Before(bufs, static_cast<uint16_t>(i), order[j - 1])) {
+    while (j > fixed && Before(bufs, above, static_cast<uint16_t>(i), order[j - 1])) {
       order[j] = order[j - 1];
       --j;
     }
     order[j] = static_cast<uint16_t>(i);
   }
+  *count = m;
   return fixed;
 }
 
@@ -57,6 +66,29 @@ int64_t Choose(const PlanBuffer* bufs, const PlanBuffer& b, uint16_t list, const
   return rule == GapRule::kBestFit && best >= 0 ? best : cand;
 }
 
+// The lowest aligned offset for b with buffer t tied above it: a placed buffer live with b must
+// lie outside [c, c + b.size), one live with t outside [c + b.size, c + b.size + t.size). Since t's
+// lifetime lies within b's, a conflict at c persists up to the neighbour's end, so moving there
+// and rescanning until nothing conflicts gives the lowest fit. O(placed^2) in the worst case.
+int64_t ChooseTied(const PlanBuffer* bufs, const PlanBuffer& b, const PlanBuffer& t, uint16_t list,
+                   const uint16_t* next, int64_t alignment) {
+  int64_t cand = 0;
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (uint16_t p = list; p != kEnd; p = next[p]) {
+      const PlanBuffer& q = bufs[p];
+      const int64_t lo = static_cast<int64_t>(q.offset), hi = lo + q.size;
+      const bool hits_b = Overlap(b, q) && hi > cand && lo < cand + static_cast<int64_t>(b.size);
+      const int64_t t_lo = cand + static_cast<int64_t>(b.size);
+      const bool hits_t = Overlap(t, q) && hi > t_lo && lo < t_lo + static_cast<int64_t>(t.size);
+      if (q.size == 0 || (!hits_b && !hits_t)) continue;
+      cand = arenaplan::AlignUp<int64_t>(hi, alignment);
+      moved = true;
+    }
+  }
+  return cand;
+}
+
 // Inserts id into the offset-sorted list: at the front if below it, else after the last entry
 // whose offset is <= its own.
 void Insert(const PlanBuffer* bufs, uint16_t id, uint16_t* list, uint16_t* next) {
@@ -74,29 +106,52 @@ void Insert(const PlanBuffer* bufs, uint16_t id, uint16_t* list, uint16_t* next)
 }  // namespace
 
 StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRule rule, uint16_t* order, uint16_t* next,
-                        uint32_t* head_bytes, ErrorText* error) {
+                        uint32_t* head_bytes, ErrorText* error, const uint16_t* above) {
   *head_bytes = 0;
   if (n > kMaxPlanBuffers) {
     SetError(error, "too many buffers to plan (%u, at most %u)", n, kMaxPlanBuffers);
     return StatusCode::kUnsupported;
   }
   const int64_t align = alignment == 0 ? 1 : alignment;
-  const uint32_t fixed = Order(bufs, n, order);
+  // `next` marks the tied buffers while ordering (it is list storage only once placing starts).
+  if (above != nullptr) {
+    for (uint32_t i = 0; i < n; ++i) next[i] = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint16_t t = above[i];
+      if (t == kEnd) continue;
+      if (t >= n || t == i || bufs[i].offset != kOnline || bufs[t].offset != kOnline || next[t] != 0 ||
+          bufs[t].first < bufs[i].first || bufs[t].last > bufs[i].last || above[t] != kEnd) {
+        SetError(error, "buffer %u cannot be tied above buffer %u", t, i);
+        return StatusCode::kBadArgument;
+      }
+      next[t] = 1;
+    }
+  }
+  uint32_t count = 0;
+  const uint32_t fixed = Order(bufs, n, above, above != nullptr ? next : nullptr, order, &count);
   uint16_t list = kEnd;
   uint64_t top = 0;
-  for (uint32_t k = 0; k < n; ++k) {
+  for (uint32_t k = 0; k < count; ++k) {
     const uint16_t id = order[k];
     PlanBuffer& b = bufs[id];
+    const uint16_t tied = k >= fixed && above != nullptr ? above[id] : kEnd;
     if (k >= fixed) {
-      const int64_t offset = Choose(bufs, b, list, next, align, rule);
-      if (offset + static_cast<int64_t>(b.size) > 0x7FFFFFFF) {
+      const int64_t offset = tied != kEnd ? ChooseTied(bufs, b, bufs[tied], list, next, align)
+                                          : Choose(bufs, b, list, next, align, rule);
+      const uint64_t extent = b.size + (tied != kEnd ? uint64_t{bufs[tied].size} : 0);
+      if (static_cast<uint64_t>(offset) + extent > 0x7FFFFFFF) {
         SetError(error, "plan exceeds 2 GiB");
         return StatusCode::kArenaFull;
       }
       b.offset = static_cast<int32_t>(offset);
     }
     Insert(bufs, id, &list, next);
-    const uint64_t end = static_cast<uint64_t>(b.offset) + b.size;
+    uint64_t end = static_cast<uint64_t>(b.offset) + b.size;
+    if (tied != kEnd) {
+      bufs[tied].offset = static_cast<int32_t>(end);
+      Insert(bufs, tied, &list, next);
+      end += bufs[tied].size;
+    }
     if (end > top) top = end;
   }
   if (top > 0xFFFFFFF0u) {

@@ -13,6 +13,12 @@
 //          Candidates are rounded up to `alignment`. TFLM does not round, but it only ever sees
 //          16-multiple sizes, so the two differ only after a fixed offset that is not a multiple
 //          of the alignment (TFLM would misalign the next buffer).
+// Tied buffers (`above`, optional): above[i] = j (else 0xFFFF) places online buffer j directly
+// above online buffer i (offset_j = offset_i + size_i) — one tensor split into a long-lived part i
+// and a shorter-lived rest j (lifetime_j within lifetime_i), as an in-place narrowing op leaves it
+// (runtime/head_planning.h). The pair is ordered by its combined size and placed at the lowest
+// aligned offset where neither part meets a placed buffer live with it (first fit, under either
+// rule); j is then never ordered on its own.
 // Fixed buffers stay where they are, overlapping or not. O(n^2) time, and no memory beyond the
 // two uint16 arrays given (20 bytes per buffer in all, against TFLM's 32-byte AllocationInfo +
 // 40-byte planner memory). The host's plan/tflm_greedy.h computes the same offsets in
@@ -35,6 +41,6 @@ enum class GapRule : uint8_t {
 // working arrays of n entries. *head_bytes = max(offset + size). kUnsupported beyond the limit,
 // kArenaFull when the plan would pass 2 GiB.
 StatusCode PlaceBuffers(PlanBuffer* buffers, uint32_t n, uint32_t alignment, GapRule rule, uint16_t* order,
-                        uint16_t* next, uint32_t* head_bytes, ErrorText* error);
+                        uint16_t* next, uint32_t* head_bytes, ErrorText* error, const uint16_t* above = nullptr);
 
 }  // namespace arenaplan::rules

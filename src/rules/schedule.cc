@@ -105,10 +105,11 @@ StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule
       const bool elementwise = code == static_cast<int32_t>(tfl::BuiltinOperator::ADD) ||
                                code == static_cast<int32_t>(tfl::BuiltinOperator::SUB) ||
                                code == static_cast<int32_t>(tfl::BuiltinOperator::MUL);
-      if (r.kind == ScheduleKind::kInPlace && !depthwise && !elementwise) {
+      const bool quantize = code == static_cast<int32_t>(tfl::BuiltinOperator::QUANTIZE);
+      if (r.kind == ScheduleKind::kInPlace && !depthwise && !elementwise && !quantize) {
         SetError(error,
-                 "schedule: record %u: in place on subgraph %d, op %d, which is not a DEPTHWISE_CONV_2D, ADD, SUB or "
-                 "MUL",
+                 "schedule: record %u: in place on subgraph %d, op %d, which is not a DEPTHWISE_CONV_2D, ADD, SUB, "
+                 "MUL or QUANTIZE",
                  k, r.subgraph, r.op);
         return StatusCode::kInvalidModel;
       }

@@ -15,10 +15,15 @@
 //     only input channel c). Also on ADD, SUB and MUL: the output may take the buffer of an input
 //     of its own shape and type (input 0, else 1, whichever the lifetimes allow; the other may
 //     broadcast): the kernels read that input at the index they write, walking forward, so
-//     element i is read before it is overwritten and never after. a..value are 0.
+//     element i is read before it is overwritten and never after. Also on QUANTIZE from float32
+//     (a narrowing op): the output takes the first bytes of the input's buffer where the input
+//     dies at this op, and the rest of that buffer dies with the input (the runtime splits it in
+//     its planning problem, runtime/head_planning.h); the kernel writes output element i (at most
+//     2 bytes, at 2i or i) after reading input element i (bytes 4i..4i+3) walking forward, so it
+//     never overwrites an input element it has yet to read. a..value are 0.
 // Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
 // subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
-// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB and MUL. Decoding and checking O(N), lookup O(log N).
+// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB, MUL and QUANTIZE. Decoding and checking O(N), lookup O(log N).
 #pragma once
 
 #include <cstdint>

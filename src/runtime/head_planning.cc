@@ -149,8 +149,8 @@ void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
 }
 
 // The offsets: offline, compiled or online. *head = the plan's height.
-StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena, MemoryRecord* record, uint32_t* head,
-                 ErrorText* error) {
+StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena, MemoryRecord* record,
+                 const uint16_t* above, uint32_t* head, ErrorText* error) {
   const uint32_t n = p.count();
   record->plan_source = p.offline.present() ? "offline" : "tflm-greedy";
   rules::GapRule rule = rules::GapRule::kFirstFit;
@@ -174,7 +174,7 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena,
   }
   // The workspace now holds the placement's order and next arrays.
   auto* order = reinterpret_cast<uint16_t*>(p.workspace);
-  RT_RETURN_IF_ERROR(rules::PlaceBuffers(p.bufs, n, rules::kBufferAlignment, rule, order, order + n, head, error));
+  RT_RETURN_IF_ERROR(rules::PlaceBuffers(p.bufs, n, rules::kBufferAlignment, rule, order, order + n, head, error, above));
   // A model's own plan was made for its tensors' plain lifetimes: kept tensors may now overlap.
   if (p.offline.present() && options.num_keep_tensors > 0) {
     RT_RETURN_IF_ERROR(CheckPlan(p.bufs, n, *head, "offline plan with kept tensors", error));
@@ -248,18 +248,25 @@ bool SameShape(const BoundModel& model, uint32_t sg, const tfl::Operator& op, ui
 // planned online, have one size, and the input's lifetime ends at the step where the
 // output's begins (no later op reads it, it is not kept). The input's buffer then spans both
 // lifetimes and the output's own buffer takes no bytes: the alias is explicit in the planning
-// problem (and in PlanCopy), so the placement and any verifier see it. (input, output) global
-// tensor pairs go to pairs[0, *count) in temp (the input is the buffer's owner: a chain of in-place
-// ops all lands on the first one's input). O(marked ops^2).
-StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count, ErrorText* error) {
+// problem (and in PlanCopy), so the placement and any verifier see it. A marked QUANTIZE from
+// float32 narrows: its output takes the first bytes of the input, so the output's buffer becomes
+// that long-lived part (from the input's first step to the output's last) and the input's buffer
+// the rest, which dies with the input, tied directly above it (`above`, rules/greedy.h): the two
+// parts together are exactly the input's bytes while it lives. (input, output, narrowing) global
+// tensor triples go to pairs[0, 3 * *count) in temp (the input is the buffer's owner: a chain of
+// in-place ops all lands on the first one's input; after a narrowing, on the output's own
+// buffer). O(marked ops^2).
+StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count, uint16_t** above,
+                        ErrorText* error) {
   *pairs = nullptr;
   *count = 0;
+  *above = nullptr;
   const rules::Schedule& s = p.model.schedule;
   uint32_t marked = 0;
   for (uint32_t i = 0; i < s.count; ++i) marked += rules::ScheduleAt(s, i).kind == rules::ScheduleKind::kInPlace;
   if (marked == 0) return StatusCode::kOk;
   uint32_t off = 0;
-  RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 8 * marked, 4, &off, error, "in-place pairs"));
+  RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 12 * marked, 4, &off, error, "in-place pairs"));
   *pairs = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
   const auto* planned = reinterpret_cast<const uint32_t*>(p.workspace);
   for (uint32_t i = 0; i < s.count; ++i) {
@@ -274,24 +281,57 @@ StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count
     // Elementwise ops: only an input of the output's shape, which the kernels read at the index
     // they write (ForEachBroadcast, the fast kernels' flat loops); the depthwise kernel checked
     // its shapes in prepare and reads input 0 only.
-    const bool depthwise = rules::BuiltinCode(p.model.index.code_of(op)) ==
-                           static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
-    if (!depthwise && inputs != 2) continue;
+    const int32_t code = rules::BuiltinCode(p.model.index.code_of(op));
+    const bool depthwise = code == static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
+    const bool quantize = code == static_cast<int32_t>(tfl::BuiltinOperator::QUANTIZE);
+    if (!depthwise && !quantize && inputs != 2) continue;
+    if (quantize) {
+      // Float32 in, a narrower type out (prepare checked the element counts): the kernel writes
+      // output i (at most 2 bytes at 2i) only after reading input i (bytes 4i..4i+3).
+      if (op.inputs()->Get(0) < 0) continue;
+      const uint32_t x = base + static_cast<uint32_t>(op.inputs()->Get(0));
+      if (p.model.tensor(x).type() != TensorType::FLOAT32) continue;
+      bool aliased = false;
+      for (uint32_t a = 0; a < *count; ++a) aliased |= (*pairs)[3 * a] == x || (*pairs)[3 * a + 1] == x;
+      if (aliased) continue;
+      const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
+      if (bx < 0 || by < 0 || bx == by) continue;
+      PlanBuffer& in = p.bufs[bx];
+      PlanBuffer& out = p.bufs[by];
+      if (in.offset != kOnline || out.offset != kOnline || in.size <= out.size || in.last != out.first ||
+          in.first > in.last)
+        continue;
+      if (*above == nullptr) {
+        RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 2 * p.count(), 2, &off, error, "tied buffers"));
+        *above = reinterpret_cast<uint16_t*>(ArenaPtr(*arena, off));
+        for (uint32_t b = 0; b < p.count(); ++b) (*above)[b] = 0xFFFFu;
+      }
+      out.first = in.first;  // the long-lived part: output bytes, from the input's first step
+      in.size -= out.size;   // the rest, above it, dies with the input (both sizes 16-aligned)
+      (*above)[by] = static_cast<uint16_t>(bx);
+      (*pairs)[3 * *count] = x;
+      (*pairs)[3 * *count + 1] = y;
+      (*pairs)[3 * *count + 2] = 1;
+      ++*count;
+      continue;
+    }
     for (uint32_t k = 0; k < (depthwise ? 1u : 2u); ++k) {
       if (op.inputs()->Get(k) < 0 || (!depthwise && !SameShape(p.model, sg, op, k))) continue;
       uint32_t x = base + static_cast<uint32_t>(op.inputs()->Get(k));
       for (uint32_t a = 0; a < *count; ++a) {  // x on an earlier op's input: that buffer (chains)
-        if ((*pairs)[2 * a + 1] == x) x = (*pairs)[2 * a];
+        if ((*pairs)[3 * a + 1] == x && (*pairs)[3 * a + 2] == 0) x = (*pairs)[3 * a];
       }
       const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
       if (bx < 0 || by < 0 || bx == by) continue;
       PlanBuffer& in = p.bufs[bx];
       PlanBuffer& out = p.bufs[by];
       if (in.offset != kOnline || out.offset != kOnline || in.size != out.size || in.last != out.first) continue;
+      if (*above != nullptr && ((*above)[by] != 0xFFFFu || (*above)[bx] != 0xFFFFu)) continue;
       in.last = out.last;
       out.size = 0;
-      (*pairs)[2 * *count] = x;
-      (*pairs)[2 * *count + 1] = y;
+      (*pairs)[3 * *count] = x;
+      (*pairs)[3 * *count + 1] = y;
+      (*pairs)[3 * *count + 2] = 0;
       ++*count;
       break;
     }
@@ -332,15 +372,23 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
                                                 options.num_keep_tensors, steps, p.bufs, error));
   uint32_t* aliases = nullptr;
   uint32_t num_aliases = 0;
+  uint16_t* above = nullptr;
   if (!offline.present() && options.compiled_plan == nullptr) {  // a given plan keeps its own offsets
-    RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, error));
+    RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, &above, error));
   }
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
-  RT_RETURN_IF_ERROR(Place(p, options, *arena, record, &head, error));
+  RT_RETURN_IF_ERROR(Place(p, options, *arena, record, above, &head, error));
   if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
   AssignOffsets(p);
-  for (uint32_t k = 0; k < num_aliases; ++k) p.tables->tensor_offset[aliases[2 * k + 1]] = p.tables->tensor_offset[aliases[2 * k]];
+  for (uint32_t k = 0; k < num_aliases; ++k) {
+    const uint32_t x = aliases[3 * k], y = aliases[3 * k + 1];
+    if (aliases[3 * k + 2] != 0) {
+      p.tables->tensor_offset[x] = p.tables->tensor_offset[y];  // narrowing: the input starts at the output
+    } else {
+      p.tables->tensor_offset[y] = p.tables->tensor_offset[x];
+    }
+  }
   record->in_place_ops = num_aliases;
   record->planning_temp_bytes = arena->temp - arena->head;
   record->planned_buffers = n;

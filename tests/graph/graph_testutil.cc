@@ -132,6 +132,20 @@ int32_t Builder::Add(int32_t a, int32_t b) {
   return o;
 }
 
+int32_t Builder::FloatActivation(const std::string& name, std::vector<int32_t> shape) {
+  tflo::TensorT like;
+  like.type = TensorType::FLOAT32;
+  return graph::AddTensorLike(*sg, like, name, std::move(shape));
+}
+
+int32_t Builder::Quantize(int32_t in) {
+  const int32_t n = static_cast<int32_t>(sg->tensors.size());
+  const int32_t o = Activation("quantize" + std::to_string(n), Shape(in), n);
+  auto& op = graph::AddOperator(*g, *sg, tflo::BuiltinOperator::QUANTIZE, {in}, {o});
+  op.builtin_options.Set(tflo::QuantizeOptionsT());
+  return o;
+}
+
 int32_t Builder::Pad(int32_t in, int32_t top, int32_t bottom, int32_t left, int32_t right) {
   const auto s = Shape(in);
   const int32_t n = static_cast<int32_t>(sg->tensors.size());

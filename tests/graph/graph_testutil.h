@@ -29,6 +29,10 @@ struct Builder {
                tflo::ActivationFunctionType act = tflo::ActivationFunctionType::NONE);
   int32_t Depthwise(int32_t in, int32_t k, int32_t stride, bool same, int32_t dilation = 1);
   int32_t Add(int32_t a, int32_t b);
+  // A float32 activation (in an int8 model: the float input a QUANTIZE reads) and that QUANTIZE
+  // (int8 output, Activation's quantization for its tag).
+  int32_t FloatActivation(const std::string& name, std::vector<int32_t> shape);
+  int32_t Quantize(int32_t in);
   int32_t Pad(int32_t in, int32_t top, int32_t bottom, int32_t left, int32_t right);
   int32_t MaxPool(int32_t in, int32_t k, int32_t stride);
   std::vector<uint8_t> Finish(std::vector<int32_t> inputs, std::vector<int32_t> outputs);

@@ -218,5 +218,49 @@ TEST(InPlace, ChainsLandOnTheFirstBuffer) {
   EXPECT_EQ(profile->peak_bytes, 432u + 1152u);
 }
 
+// float input [1, 10, 10, 4] -> QUANTIZE (int8) -> 1x1 conv (8 channels) -> 1x1 conv (2 channels).
+std::vector<uint8_t> QuantizeModel(bool input_read_later) {
+  Builder b(false);
+  const int32_t in = b.FloatActivation("input", {1, 10, 10, 4});
+  const int32_t q = b.Quantize(in);
+  const int32_t x = b.Conv(q, 8, 1, 1, true);
+  const int32_t z = b.Conv(x, 2, 1, 1, true);
+  if (!input_read_later) return b.Finish({in}, {z});
+  return b.Finish({in}, {z, in});  // the float input is also a model output: it must stay whole
+}
+
+TEST(InPlace, QuantizeNarrowsOverItsInputAndFreesTheRest) {
+  const auto model = QuantizeModel(false);
+  std::string error;
+  const auto want = RunModel(model, &error);
+  ASSERT_FALSE(want.empty()) << error;
+  int32_t applied = 0;
+  const auto marked = Marked(model, &applied);
+  ASSERT_EQ(applied, 1);
+  // The kernel runs over its own input (same bytes as with two buffers): this pins its forward walk.
+  EXPECT_EQ(RunModel(marked, &error), want) << error;
+  const rt::MemoryRecord before = Record(model), after = Record(marked);
+  EXPECT_EQ(before.in_place_ops, 0u);
+  EXPECT_EQ(after.in_place_ops, 1u);
+  // By hand: float input 1600 B, int8 copy 400, conv outputs 800 and 200 (208 aligned). Two
+  // buffers: the QUANTIZE holds 1600 + 400. Narrowed: its output is the input's first 400 bytes
+  // and the other 1200 die with it, so the head is the input alone (the first conv then holds
+  // 400 + 800 = 1200).
+  EXPECT_EQ(before.head_bytes, 2000u);
+  EXPECT_EQ(after.head_bytes, 1600u);
+  auto view = model::ReadModel(marked.data(), marked.size());
+  auto mg = model::ReadGraph(marked.data(), marked.size());
+  ASSERT_TRUE(view.ok() && mg.ok());
+  auto profile = graph::ProfileMemory(*view, **mg);
+  ASSERT_TRUE(profile.ok());
+  EXPECT_EQ(profile->peak_bytes, 1600u);
+}
+
+TEST(InPlace, QuantizeOfAnInputStillNeededIsNotMarked) {
+  int32_t applied = 0;
+  Marked(QuantizeModel(true), &applied);
+  EXPECT_EQ(applied, 0);
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

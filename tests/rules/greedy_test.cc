@@ -88,5 +88,57 @@ TEST(GreedyTest, TooManyBuffersIsAnError) {
   EXPECT_NE(std::string(err.text).find("too many buffers"), std::string::npos);
 }
 
+Planned PlanTied(std::vector<PlanBuffer> bufs, std::vector<uint16_t> above, GapRule rule = GapRule::kFirstFit) {
+  std::vector<uint16_t> order(bufs.size()), next(bufs.size());
+  Planned p;
+  ErrorText err;
+  EXPECT_EQ(PlaceBuffers(bufs.data(), static_cast<uint32_t>(bufs.size()), 16, rule, order.data(), next.data(), &p.head,
+                         &err, above.data()),
+            StatusCode::kOk)
+      << err.text;
+  for (const auto& b : bufs) p.offsets.push_back(b.offset);
+  return p;
+}
+
+constexpr uint16_t kNone = 0xFFFF;
+
+// A narrowed QUANTIZE (head_planning.h): output part A (400 B, steps 0-1), the input's rest R
+// (1200 B, step 0) tied above it, then a conv output Z (800 B, steps 1-2) and W (208 B, 2-3).
+// By hand: the pair (1600 B together) goes first, at 0, R at 400; Z meets only A (step 1), so it
+// starts at 400, over R's bytes, which are dead by then; W fits below Z at 0. Head 1600.
+TEST(GreedyTest, TiedPairIsPlacedAsOneLShape) {
+  for (GapRule rule : {GapRule::kFirstFit, GapRule::kBestFit}) {
+    const Planned p = PlanTied({{400, 0, 1, kOnline}, {1200, 0, 0, kOnline}, {800, 1, 2, kOnline}, {208, 2, 3, kOnline}},
+                               {1, kNone, kNone, kNone}, rule);
+    EXPECT_EQ(p.offsets, (std::vector<int32_t>{0, 400, 400, 0}));
+    EXPECT_EQ(p.head, 1600u);
+  }
+}
+
+// Fixed buffers around the pair: F1 (step 1 only, at 400) meets neither part, so the pair stays
+// at 0 though its rectangle would cover F1; F2 (step 0, at 1000) meets R, so the pair moves to
+// F2's end (1100 -> 1104 aligned): A at 1104, R at 1504.
+TEST(GreedyTest, TiedPairMovesOnlyForAConflictOfEitherPart) {
+  Planned p = PlanTied({{400, 0, 1, kOnline}, {1200, 0, 0, kOnline}, {100, 1, 1, 400}}, {1, kNone, kNone});
+  EXPECT_EQ(p.offsets, (std::vector<int32_t>{0, 400, 400}));
+  EXPECT_EQ(p.head, 1600u);
+  p = PlanTied({{400, 0, 1, kOnline}, {1200, 0, 0, kOnline}, {100, 0, 0, 1000}}, {1, kNone, kNone});
+  EXPECT_EQ(p.offsets, (std::vector<int32_t>{1104, 1504, 1000}));
+  EXPECT_EQ(p.head, 2704u);
+}
+
+// A tie whose upper part outlives the lower one, or a fixed part, is refused.
+TEST(GreedyTest, BadTieIsRefused) {
+  for (auto bufs : {std::vector<PlanBuffer>{{400, 0, 0, kOnline}, {1200, 0, 1, kOnline}},
+                    std::vector<PlanBuffer>{{400, 0, 1, kOnline}, {1200, 0, 0, 0}}}) {
+    std::vector<uint16_t> order(2), next(2), above{1, kNone};
+    uint32_t head = 0;
+    ErrorText err;
+    EXPECT_EQ(PlaceBuffers(bufs.data(), 2, 16, GapRule::kFirstFit, order.data(), next.data(), &head, &err,
+                           above.data()),
+              StatusCode::kBadArgument);
+  }
+}
+
 }  // namespace
 }  // namespace arenaplan::rules

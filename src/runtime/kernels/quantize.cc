@@ -83,6 +83,9 @@ StatusCode EvalQuantize(KernelContext& ctx) {
   const auto* d = static_cast<const QuantizeData*>(ctx.op_data());
   const uint32_t n = out.bytes / TypeSize(out.type);
   if (in.type == TensorType::FLOAT32) {
+    // In place (rules/schedule.h): the output may start where the input does. Output i (at most 2
+    // bytes, at 2i) is stored only after input i (bytes 4i..4i+3) is read, walking forward, so
+    // only elements already read are overwritten; keep this loop's order.
     const float* x = in.As<float>();
     for (uint32_t i = 0; i < n; ++i) {
       const float r = std::round(x[i] / out.scale);
