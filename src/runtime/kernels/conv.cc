@@ -138,7 +138,10 @@ StatusCode Eval(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const bool has_bias = t.has_bias;
-  const auto* d = static_cast<const ConvData*>(ctx.op_data());
+  ConvData row = *static_cast<const ConvData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) row.w.pad.height = top;  // one output row of a stream: its own top padding
+  const ConvData* d = &row;
   const Geometry g = MakeGeometry(in, f, out);
   switch (in.type) {
     case TensorType::FLOAT32:
@@ -164,7 +167,7 @@ StatusCode Eval(KernelContext& ctx) {
   }
 }
 
-const KernelRegistration kConv2D{"CONV_2D", &Prepare, &Eval};
+const KernelRegistration kConv2D{"CONV_2D", &Prepare, &Eval, nullptr, true};
 
 }  // namespace
 
