@@ -162,9 +162,16 @@ PassReport MarkStreams(model::Graph& g) {
     ++r.applied;
   }
   WriteSchedule(g, kept);
+  std::string where;
+  for (size_t k = 0; k < segments.size() && k < 8; ++k) {
+    where += (k > 0 ? ", " : "") + std::to_string(segments[k].first) + ".." +
+             std::to_string(segments[k].first + segments[k].second - 1);
+  }
+  if (segments.size() > 8) where += ", ...";
   r.done.push_back("streams: " + std::to_string(r.applied) + " segments of " + std::to_string(ops) +
-                   " convolution / pool ops run row by row, intermediates kept as row windows, no recomputation "
-                   "(arenaplan_schedule; arenaplan's runtime only)");
+                   " convolution / pool ops (ops " + where +
+                   ") run row by row, intermediates kept as row windows, no recomputation (arenaplan_schedule; "
+                   "arenaplan's runtime only)");
   return r;
 }
 
