@@ -106,6 +106,12 @@ std::vector<std::pair<int32_t, int32_t>> CutChain(const std::vector<RowOp>& ops)
 
 }  // namespace
 
+uint64_t StreamWindowBytes(const model::Graph& g, int32_t op) {
+  RowOp r;
+  if (g.subgraphs.empty() || op < 0 || static_cast<size_t>(op) >= g.subgraphs[0]->operators.size()) return 0;
+  return AsRowOp(g, *g.subgraphs[0], *g.subgraphs[0]->operators[static_cast<size_t>(op)], &r) ? r.window : 0;
+}
+
 PassReport MarkStreams(model::Graph& g) {
   PassReport r;
   if (g.subgraphs.size() != 1) {

@@ -17,4 +17,8 @@ namespace arenaplan::graph {
 
 PassReport MarkStreams(model::Graph& g);
 
+// The window (16-aligned bytes) that op `op` of subgraph 0 reads its input 0 through in a stream
+// (rows its kernel spans x W x C); 0 when it cannot stream.
+uint64_t StreamWindowBytes(const model::Graph& g, int32_t op);
+
 }  // namespace arenaplan::graph

@@ -6,7 +6,8 @@
 //                   64-bit MultiplyByQuantizedMultiplier), else int32; no zero points (TFLM).
 // Grouped convolution (input depth a multiple of the filter depth) and dilation are supported.
 // Packed INT4 filters (int8 input) are unpacked into an arena scratch buffer on every Invoke (TFLM).
-// Taps outside the image are skipped (zero padding). O(out_elems * fh * fw * filter_depth) time,
+// Taps outside the image are skipped (zero padding). Streams rows (KernelContext::StreamPadTop):
+// the loop reads only the view it is given, the top padding may come per row. O(out_elems * fh * fw * filter_depth) time,
 // O(1) extra memory; multipliers are computed once in prepare.
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/registrations.h"
