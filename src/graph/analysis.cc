@@ -4,6 +4,7 @@
 
 #include "graph/schedule.h"
 #include "graph/spatial_op.h"
+#include "graph/stream.h"
 #include "lifetime/lifetimes.h"
 
 namespace arenaplan::graph {
@@ -58,6 +59,24 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
       y->size = 0;
       if (r.subgraph == 0) owner.push_back({r.op->outputs[0], xt});
       break;
+    }
+  }
+  // Stream segments (stream.h), as the runtime plans them: intermediates are their windows, and
+  // every buffer alive during a segment lives across it (op i runs at step i + 1).
+  for (const ScheduledPad& r : ReadSchedule(g)) {
+    if (r.stream_ops <= 0 || r.subgraph != 0) continue;
+    const auto& ops = g.subgraphs[0]->operators;
+    const auto at = std::find_if(ops.begin(), ops.end(), [&](const auto& o) { return o.get() == r.op; });
+    const int64_t op = at - ops.begin(), from = op + 1, to = op + r.stream_ops;
+    for (auto& b : lifetimes->buffers) {
+      if (b.first < 0 || b.first > to || b.last < from) continue;
+      b.first = std::min(b.first, from);
+      b.last = std::max(b.last, to);
+    }
+    for (int64_t j = op + 1; j < to && j < static_cast<int64_t>(ops.size()); ++j) {
+      const int32_t t = ops[static_cast<size_t>(j)]->inputs.empty() ? -1 : ops[static_cast<size_t>(j)]->inputs[0];
+      for (auto& b : lifetimes->buffers)
+        if (b.subgraph == 0 && b.tensor == t && t >= 0) b.size = StreamWindowBytes(g, static_cast<int32_t>(j));
     }
   }
   MemoryProfile p;

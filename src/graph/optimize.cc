@@ -8,6 +8,7 @@
 #include "graph/pad_fold.h"
 #include "graph/patch.h"
 #include "graph/schedule.h"
+#include "graph/stream.h"
 
 namespace arenaplan::graph {
 
@@ -64,18 +65,20 @@ std::string Describe(const model::Graph& g, const Prefix& p, PatchGrid grid, int
          std::to_string(ops_added) + " slice / pad / concatenation ops added)";
 }
 
-// A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h)
-// and its depthwise convolutions marked in place (in_place.h), what that did in *report when given.
+// A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h),
+// its depthwise convolutions marked in place (in_place.h) and its convolution chains cut into
+// stream segments (stream.h), what that did in *report when given.
 Result<std::vector<uint8_t>> Lowered(const std::vector<uint8_t>& bytes, const OptimizeOptions& o,
                                      PassReport* report = nullptr) {
   if (!o.explicit_padding) return bytes;
   auto g = model::ReadGraph(bytes.data(), bytes.size());
   if (!g.ok()) return g.status();
   PassReport pass = FoldPadsExplicit(**g);
-  const PassReport in_place = MarkInPlace(**g);
-  pass.done.insert(pass.done.end(), in_place.done.begin(), in_place.done.end());
-  pass.skipped.insert(pass.skipped.end(), in_place.skipped.begin(), in_place.skipped.end());
-  pass.applied += in_place.applied;
+  for (const PassReport& more : {MarkInPlace(**g), o.streams ? MarkStreams(**g) : PassReport{}}) {
+    pass.done.insert(pass.done.end(), more.done.begin(), more.done.end());
+    pass.skipped.insert(pass.skipped.end(), more.skipped.begin(), more.skipped.end());
+    pass.applied += more.applied;
+  }
   if (report != nullptr) *report = pass;
   if (pass.applied == 0) return bytes;
   return model::WriteGraph(**g);

@@ -40,6 +40,9 @@ struct OptimizeOptions {
   // padding (FoldPadsExplicit, pad_fold.h) and its depthwise convolutions marked in place
   // (MarkInPlace, in_place.h) before it is measured and written. Not for stock TFLM.
   bool explicit_padding = false;
+  // With explicit_padding: convolution / pool chains also cut into stream segments (MarkStreams,
+  // stream.h: zero recompute, so they are what lowers the head at --max-extra-macs 0).
+  bool streams = true;
 };
 
 struct OptimizeResult {

@@ -36,6 +36,7 @@ std::vector<ScheduledPad> ReadSchedule(const model::Graph& g) {
       p.subgraph = s;
       p.op = g.subgraphs[static_cast<size_t>(s)]->operators[static_cast<size_t>(op)].get();
       p.in_place = word(w + 2) == static_cast<int32_t>(rules::ScheduleKind::kInPlace);
+      if (word(w + 2) == static_cast<int32_t>(rules::ScheduleKind::kStream)) p.stream_ops = word(w + 3);
       p.pad = ExplicitPad{word(w + 3), word(w + 4), word(w + 5), word(w + 6), word(w + 7)};
       out.push_back(p);
     }
@@ -53,7 +54,9 @@ void WriteSchedule(model::Graph& g, const std::vector<ScheduledPad>& pads) {
     const auto it = std::find_if(ops.begin(), ops.end(), [&](const auto& op) { return op.get() == p.op; });
     if (it == ops.end()) continue;
     const int32_t op = static_cast<int32_t>(it - ops.begin());
-    if (p.in_place) {
+    if (p.stream_ops > 0) {
+      records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kStream), p.stream_ops, 0, 0, 0, 0});
+    } else if (p.in_place) {
       records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kInPlace), 0, 0, 0, 0, 0});
     } else {
       records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kExplicitPadding), p.pad.top,

@@ -21,6 +21,7 @@ struct ScheduledPad {
   const tflo::OperatorT* op = nullptr;  // an operator of that subgraph
   ExplicitPad pad;
   bool in_place = false;  // a kInPlace record (pad unused) instead of explicit padding
+  int32_t stream_ops = 0;  // > 0: a kStream record of this many ops from op (pad, in_place unused)
 };
 
 // The graph's schedule, ops resolved to the graph's operators (records naming no op are dropped).

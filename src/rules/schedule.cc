@@ -16,6 +16,13 @@ bool Before(const ScheduleRecord& a, const ScheduleRecord& b) {
   return static_cast<int32_t>(a.kind) < static_cast<int32_t>(b.kind);
 }
 
+bool Streamable(int32_t code) {
+  return code == static_cast<int32_t>(tfl::BuiltinOperator::CONV_2D) ||
+         code == static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D) ||
+         code == static_cast<int32_t>(tfl::BuiltinOperator::AVERAGE_POOL_2D) ||
+         code == static_cast<int32_t>(tfl::BuiltinOperator::MAX_POOL_2D);
+}
+
 }  // namespace
 
 ScheduleRecord ScheduleAt(const Schedule& s, uint32_t i) {
@@ -61,7 +68,7 @@ StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op
                r.op);
       return StatusCode::kInvalidModel;
     }
-    if (r.kind != ScheduleKind::kExplicitPadding && r.kind != ScheduleKind::kInPlace) {
+    if (r.kind != ScheduleKind::kExplicitPadding && r.kind != ScheduleKind::kInPlace && r.kind != ScheduleKind::kStream) {
       SetError(error, "schedule: record %u (subgraph %d, op %d): unknown kind %d", i, r.subgraph, r.op,
                static_cast<int32_t>(r.kind));
       return StatusCode::kUnsupported;
@@ -75,12 +82,51 @@ StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op
       SetError(error, "schedule: record %u (subgraph %d, op %d): in place takes no amounts", i, r.subgraph, r.op);
       return StatusCode::kInvalidModel;
     }
+    if (r.kind == ScheduleKind::kStream) {
+      const uint32_t ops = op_base[r.subgraph + 1] - op_base[r.subgraph];
+      if (r.a < 2 || static_cast<uint32_t>(r.a) > ops - static_cast<uint32_t>(r.op) || r.b != 0 || r.c != 0 ||
+          r.d != 0 || r.value != 0) {
+        SetError(error, "schedule: record %u (subgraph %d, op %d): a stream of %d ops (needs 2 .. the ops left, b..value 0)",
+                 i, r.subgraph, r.op, r.a);
+        return StatusCode::kInvalidModel;
+      }
+    }
     if (i > 0 && !Before(ScheduleAt(s, i - 1), r)) {
       SetError(error, "schedule: record %u (subgraph %d, op %d) is out of order or repeated", i, r.subgraph, r.op);
       return StatusCode::kInvalidModel;
     }
   }
   *schedule = s;
+  return StatusCode::kOk;
+}
+
+StatusCode CheckStreamRecords(const ModelIndex& index, const Schedule& s, ErrorText* error) {
+  int32_t end = -1;  // last op of the latest stream (records are sorted by op)
+  for (uint32_t k = 0; k < s.count; ++k) {
+    const ScheduleRecord r = ScheduleAt(s, k);
+    if (r.kind == ScheduleKind::kInPlace && r.op <= end) {
+      SetError(error, "schedule: record %u: op %d is marked in place inside a stream (ops up to %d)", k, r.op, end);
+      return StatusCode::kInvalidModel;
+    }
+    if (r.kind != ScheduleKind::kStream) continue;
+    if (index.num_subgraphs != 1) {
+      SetError(error, "schedule: record %u: a stream in a model with %u subgraphs (streams need exactly one)", k,
+               index.num_subgraphs);
+      return StatusCode::kUnsupported;
+    }
+    if (r.op <= end || (k > 0 && ScheduleAt(s, k - 1).op == r.op && ScheduleAt(s, k - 1).kind == ScheduleKind::kInPlace)) {
+      SetError(error, "schedule: record %u: the stream at op %d overlaps another stream or an in-place op", k, r.op);
+      return StatusCode::kInvalidModel;
+    }
+    for (int32_t i = r.op; i < r.op + r.a; ++i) {
+      const int32_t code = BuiltinCode(index.code_of(index.op(0, static_cast<uint32_t>(i))));
+      if (!Streamable(code)) {
+        SetError(error, "schedule: record %u: op %d in a stream is not a CONV_2D, DEPTHWISE_CONV_2D or 2D pool", k, i);
+        return StatusCode::kInvalidModel;
+      }
+    }
+    end = r.op + r.a - 1;
+  }
   return StatusCode::kOk;
 }
 
@@ -98,8 +144,10 @@ StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule
     BufferData(model, file, model.metadata()->Get(i)->buffer(), &data, &size);
     Schedule s;
     RT_RETURN_IF_ERROR(DecodeSchedule(data, size, index.op_base, index.num_subgraphs, &s, error));
+    RT_RETURN_IF_ERROR(CheckStreamRecords(index, s, error));
     for (uint32_t k = 0; k < s.count; ++k) {
       const ScheduleRecord r = ScheduleAt(s, k);
+      if (r.kind == ScheduleKind::kStream) continue;  // CheckStreamRecords
       const int32_t code = BuiltinCode(index.code_of(index.op(static_cast<uint32_t>(r.subgraph), static_cast<uint32_t>(r.op))));
       const bool depthwise = code == static_cast<int32_t>(tfl::BuiltinOperator::DEPTHWISE_CONV_2D);
       const bool elementwise = code == static_cast<int32_t>(tfl::BuiltinOperator::ADD) ||

@@ -21,9 +21,17 @@
 //     its planning problem, runtime/head_planning.h); the kernel writes output element i (at most
 //     2 bytes, at 2i or i) after reading input element i (bytes 4i..4i+3) walking forward, so it
 //     never overwrites an input element it has yet to read. a..value are 0.
+//   kStream: ops op .. op + a - 1 (a >= 2, subgraph 0 of a one-subgraph model) form a chain (each
+//     op's input 0 is the previous op's only output, read by no other op) of CONV_2D,
+//     DEPTHWISE_CONV_2D, AVERAGE_POOL_2D and MAX_POOL_2D that the runtime runs row by row: each
+//     intermediate tensor is kept as a window of the rows its reader's kernel spans
+//     (runtime/stream.h), so nothing is recomputed and the whole intermediates never exist.
+//     b..value are 0.
 // Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
 // subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
-// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB, MUL and QUANTIZE. Decoding and checking O(N), lookup O(log N).
+// CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB, MUL and QUANTIZE,
+// streams only over the ops named above, not overlapping each other nor any op marked in place
+// (the runtime checks the chain's tensors, runtime/stream.h). Decoding and checking O(N), lookup O(log N).
 #pragma once
 
 #include <cstdint>
@@ -40,6 +48,7 @@ inline constexpr uint32_t kScheduleRecordWords = 8;
 enum class ScheduleKind : int32_t {
   kExplicitPadding = 1,
   kInPlace = 2,
+  kStream = 3,
 };
 
 struct ScheduleRecord {
@@ -61,6 +70,10 @@ ScheduleRecord ScheduleAt(const Schedule& s, uint32_t i);
 // entries, subgraph s has op_base[s + 1] - op_base[s] ops).
 StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op_base, uint32_t subgraphs,
                           Schedule* schedule, ErrorText* error);
+
+// The stream records' checks that need the model: one subgraph, streamable ops, no overlap with
+// other streams or in-place ops. O(N + streamed ops).
+StatusCode CheckStreamRecords(const ModelIndex& index, const Schedule& s, ErrorText* error);
 
 // The model's schedule, found, decoded and checked (present() is false when it has none). The
 // model must have passed CheckModel.

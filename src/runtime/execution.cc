@@ -90,7 +90,17 @@ StatusCode Interpreter::RunSubgraph(uint32_t sg) {
       return OpError(StatusCode::kUnsupported, "Invoke ran more than %llu ops (InterpreterOptions::max_ops_per_invoke)",
                      static_cast<unsigned long long>(options_.max_ops_per_invoke));
     }
-    RT_RETURN_IF_ERROR(RunKernelHook(sg, i, KernelOf(model_, tables_, sg, i)->eval, "eval"));
+    rules::ScheduleRecord stream;
+    if (sg == 0 && model_.schedule.present() &&
+        rules::FindScheduleRecord(model_.schedule, 0, i, rules::ScheduleKind::kStream, &stream)) {
+      // The segment's ops run interleaved, row by row; the callback sees its last op (the
+      // intermediates hold only their last window).
+      RT_RETURN_IF_ERROR(RunStream(i, static_cast<uint32_t>(stream.a)));
+      ops_run_ += static_cast<uint64_t>(stream.a) - 1;
+      i += static_cast<uint32_t>(stream.a) - 1;
+    } else {
+      RT_RETURN_IF_ERROR(RunKernelHook(sg, i, KernelOf(model_, tables_, sg, i)->eval, "eval"));
+    }
     if (options_.after_op != nullptr) {
       const StatusCode cb = options_.after_op(options_.after_op_user, *this, sg, i);
       if (cb != StatusCode::kOk) {
@@ -164,6 +174,10 @@ uint32_t Interpreter::num_outputs() const { return rules::Size(CurrentOp().outpu
 bool Interpreter::GetInput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_inputs()) return false;
+  if (k == 0 && stream_.active) {
+    *out = stream_.in;
+    return true;
+  }
   const int32_t idx = CurrentOp().inputs()->Get(k);
   if (idx < 0) return false;
   *out = View(current_sg_, idx);
@@ -185,9 +199,19 @@ bool Interpreter::InPlace() {
   return rules::FindScheduleRecord(model_.schedule, current_sg_, current_op_, rules::ScheduleKind::kInPlace, &r);
 }
 
+bool Interpreter::StreamPadTop(int32_t* pad_top) {
+  if (!stream_.active) return false;
+  *pad_top = stream_.pad_top;
+  return true;
+}
+
 bool Interpreter::GetOutput(uint32_t k, TensorView* out) {
   *out = TensorView{};
   if (k >= num_outputs()) return false;
+  if (k == 0 && stream_.active) {
+    *out = stream_.out;
+    return true;
+  }
   *out = View(current_sg_, CurrentOp().outputs()->Get(k));
   return true;
 }

@@ -6,6 +6,7 @@
 #include "rules/limits.h"
 #include "rules/offline_plan.h"
 #include "rules/schedule.h"
+#include "runtime/stream.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -175,9 +176,10 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena,
   // The workspace now holds the placement's order and next arrays.
   auto* order = reinterpret_cast<uint16_t*>(p.workspace);
   RT_RETURN_IF_ERROR(rules::PlaceBuffers(p.bufs, n, rules::kBufferAlignment, rule, order, order + n, head, error, above));
-  // A model's own plan was made for its tensors' plain lifetimes: kept tensors may now overlap.
-  if (p.offline.present() && options.num_keep_tensors > 0) {
-    RT_RETURN_IF_ERROR(CheckPlan(p.bufs, n, *head, "offline plan with kept tensors", error));
+  // A model's own plan was made for its tensors' plain lifetimes: kept tensors (and buffers a
+  // stream stretches) may now overlap.
+  if (p.offline.present() && (options.num_keep_tensors > 0 || HasStreams(p.model.schedule))) {
+    RT_RETURN_IF_ERROR(CheckPlan(p.bufs, n, *head, "offline plan with kept tensors or streams", error));
   }
   if (options.compiled_plan != nullptr && !p.offline.present() && options.compiled_plan->head_bytes > *head) {
     *head = options.compiled_plan->head_bytes;
@@ -370,6 +372,7 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
                                           error, &steps));
   RT_RETURN_IF_ERROR(rules::ExtendKeptLifetimes(model.index, planned, p.num_tensors, options.keep_tensors,
                                                 options.num_keep_tensors, steps, p.bufs, error));
+  RT_RETURN_IF_ERROR(PlanStreams(model, planned, p.num_tensors, p.bufs, n, error));
   uint32_t* aliases = nullptr;
   uint32_t num_aliases = 0;
   uint16_t* above = nullptr;

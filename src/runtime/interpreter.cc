@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "runtime/head_planning.h"
+#include "runtime/stream.h"
 
 namespace arenaplan::rt {
 
@@ -54,6 +55,7 @@ StatusCode Interpreter::AllocateTensors() {
   RT_RETURN_IF_ERROR(InitArena());
   RT_RETURN_IF_ERROR(BindModel(model_bytes_, model_size_, &arena_, &model_, &record_.subgraph_table_bytes, &error_));
   RT_RETURN_IF_ERROR(AllocateTailTables(model_, resolver_, &arena_, &tables_, &record_, &error_));
+  RT_RETURN_IF_ERROR(CheckStreams(model_, tables_, &error_));
   RT_RETURN_IF_ERROR(PrepareAll());
   RT_RETURN_IF_ERROR(PlanHead(model_, options_, num_requests_, &arena_, &tables_, &record_, &error_));
   RT_RETURN_IF_ERROR(

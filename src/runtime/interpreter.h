@@ -187,6 +187,7 @@ class Interpreter final : private KernelContext {
   StatusCode InitArena();
   StatusCode PrepareAll();
   StatusCode RunSubgraph(uint32_t s);
+  StatusCode RunStream(uint32_t first, uint32_t count);  // stream_execution.cc (stream.h)
   StatusCode RunKernelHook(uint32_t s, uint32_t op, StatusCode (*hook)(KernelContext&), const char* what);
   void SetCurrent(uint32_t s, uint32_t op);
   StatusCode OpError(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -224,6 +225,7 @@ class Interpreter final : private KernelContext {
   bool PlannedRegion(uint8_t** base, uint32_t* bytes) override;
   bool GetExplicitPadding(ExplicitPadding* out) override;
   bool InPlace() override;
+  bool StreamPadTop(int32_t* pad_top) override;
 
   // What the caller gave.
   const uint8_t* model_bytes_;
@@ -254,6 +256,15 @@ class Interpreter final : private KernelContext {
   uint32_t depth_ = 0;       // nested InvokeSubgraph calls
   uint64_t ops_run_ = 0;     // op evaluations in this Invoke
   uint32_t num_resources_ = 0;
+
+  // One output row of a stream segment being evaluated: the views input 0 / output 0 then give.
+  struct StreamRow {
+    bool active = false;
+    int32_t pad_top = 0;
+    TensorView in, out;
+    int32_t in_dims[4] = {0, 0, 0, 0}, out_dims[4] = {0, 0, 0, 0};
+  };
+  StreamRow stream_;
 };
 
 }  // namespace arenaplan::rt

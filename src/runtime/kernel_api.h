@@ -126,6 +126,13 @@ class KernelContext {
   // pointers at eval and must handle both cases.
   virtual bool InPlace() { return false; }
 
+  // Eval: true while the interpreter runs this op one output row at a time (a stream segment of
+  // the schedule, runtime/stream.h). The output view is then that one row, the input view (input
+  // 0) only the rows it reads, and *pad_top the padded rows above the view: it replaces the op's
+  // leading height padding (taps past the view's last row are past the image's). Only kernels
+  // whose registration says streams_rows are run so.
+  virtual bool StreamPadTop(int32_t* pad_top) { return false; }  // *pad_top untouched
+
   // --- errors ----------------------------------------------------------------------------------------
   // Records "op <i> (<NAME>): <formatted>" (%d %u %x %s %c only; no floats) and returns `code`.
   StatusCode Fail(StatusCode code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -149,6 +156,9 @@ struct KernelRegistration {
   StatusCode (*eval)(KernelContext& ctx);     // required
   // Interpreter::Reset: put kernel-internal state in op data back to its post-prepare value.
   StatusCode (*reset)(KernelContext& ctx) = nullptr;
+  // Eval takes one output row with a partial input (KernelContext::StreamPadTop): the property
+  // that lets the schedule stream the op (pinned by tests per kernel).
+  bool streams_rows = false;
 };
 
 // --- small checks kernels use everywhere (each returns kOk or a Fail naming the problem) -------

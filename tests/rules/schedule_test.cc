@@ -45,6 +45,18 @@ TEST(RulesSchedule, DecodesAndFindsRecords) {
   EXPECT_FALSE(FindScheduleRecord(s, 1, 1, ScheduleKind::kExplicitPadding, &r));
 }
 
+TEST(RulesSchedule, DecodesAStreamRecord) {
+  const auto bytes = Words({1, 2, 0, 1, 1, 1, 0, 0, 0, 0, 0, 1, 3, 4, 0, 0, 0, 0});  // ops 1..4 of 5
+  Schedule s;
+  ErrorText e;
+  ASSERT_EQ(DecodeSchedule(bytes.data(), bytes.size(), kOpBase, 2, &s, &e), StatusCode::kOk) << e.text;
+  ScheduleRecord r;
+  ASSERT_TRUE(FindScheduleRecord(s, 0, 1, ScheduleKind::kStream, &r));
+  EXPECT_EQ(r.a, 4);
+  ASSERT_TRUE(FindScheduleRecord(s, 0, 1, ScheduleKind::kExplicitPadding, &r));
+  EXPECT_FALSE(FindScheduleRecord(s, 0, 2, ScheduleKind::kStream, &r));
+}
+
 TEST(RulesSchedule, RefusesWhatTheRuntimeCannotTrust) {
   struct Case {
     std::vector<int32_t> words;
@@ -61,6 +73,9 @@ TEST(RulesSchedule, RefusesWhatTheRuntimeCannotTrust) {
       {{1, 1, 0, 0, 1, 0, -1, 0, 0, 0}, StatusCode::kInvalidModel, "negative padding"},
       {{1, 1, 0, 0, 2, 1, 0, 0, 0, 0}, StatusCode::kInvalidModel, "in place takes no amounts"},
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order"},
+      {{1, 1, 0, 0, 3, 1, 0, 0, 0, 0}, StatusCode::kInvalidModel, "a stream of 1 ops"},
+      {{1, 1, 0, 3, 3, 3, 0, 0, 0, 0}, StatusCode::kInvalidModel, "a stream of 3 ops"},  // ops 3..5 of 5
+      {{1, 1, 0, 0, 3, 2, 1, 0, 0, 0}, StatusCode::kInvalidModel, "b..value 0"},
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order or repeated"},
   };
   for (const Case& c : cases) {

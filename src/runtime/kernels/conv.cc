@@ -6,7 +6,8 @@
 //                   64-bit MultiplyByQuantizedMultiplier), else int32; no zero points (TFLM).
 // Grouped convolution (input depth a multiple of the filter depth) and dilation are supported.
 // Packed INT4 filters (int8 input) are unpacked into an arena scratch buffer on every Invoke (TFLM).
-// Taps outside the image are skipped (zero padding). O(out_elems * fh * fw * filter_depth) time,
+// Taps outside the image are skipped (zero padding). Streams rows (KernelContext::StreamPadTop):
+// the loop reads only the view it is given, the top padding may come per row. O(out_elems * fh * fw * filter_depth) time,
 // O(1) extra memory; multipliers are computed once in prepare.
 #include "runtime/kernels/conv_util.h"
 #include "runtime/kernels/registrations.h"
@@ -138,7 +139,10 @@ StatusCode Eval(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const bool has_bias = t.has_bias;
-  const auto* d = static_cast<const ConvData*>(ctx.op_data());
+  ConvData row = *static_cast<const ConvData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) row.w.pad.height = top;  // one output row of a stream: its own top padding
+  const ConvData* d = &row;
   const Geometry g = MakeGeometry(in, f, out);
   switch (in.type) {
     case TensorType::FLOAT32:
@@ -164,7 +168,7 @@ StatusCode Eval(KernelContext& ctx) {
   }
 }
 
-const KernelRegistration kConv2D{"CONV_2D", &Prepare, &Eval};
+const KernelRegistration kConv2D{"CONV_2D", &Prepare, &Eval, nullptr, true};
 
 }  // namespace
 

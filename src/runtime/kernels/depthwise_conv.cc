@@ -147,7 +147,10 @@ StatusCode Eval(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   const TensorView &in = t.in, &f = t.filter, &bias = t.bias, &out = t.out;
   const bool has_bias = t.has_bias;
-  const auto* d = static_cast<const DepthwiseData*>(ctx.op_data());
+  DepthwiseData row = *static_cast<const DepthwiseData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) row.w.pad.height = top;  // one output row of a stream: its own top padding
+  const DepthwiseData* d = &row;
   const ConvOutputParams& q = d->q;
   void* plane = nullptr;  // set: in place, in and out are one buffer
   if (d->in_place_scratch >= 0 && in.data == out.data) {
@@ -189,7 +192,7 @@ StatusCode Eval(KernelContext& ctx) {
   }
 }
 
-const KernelRegistration kDepthwiseConv2D{"DEPTHWISE_CONV_2D", &Prepare, &Eval};
+const KernelRegistration kDepthwiseConv2D{"DEPTHWISE_CONV_2D", &Prepare, &Eval, nullptr, true};
 
 }  // namespace
 

@@ -160,7 +160,9 @@ StatusCode EvalAverage(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const auto& d = *static_cast<const PoolData*>(ctx.op_data());
+  PoolData d = *static_cast<const PoolData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) d.pad.height = top;  // one output row of a stream: its own top padding
   switch (in.type) {
     case TensorType::FLOAT32: return AverageFloat(ctx, d, in, out);
     case TensorType::INT8: return AverageInt<int8_t>(ctx, d, in, out);
@@ -173,7 +175,9 @@ StatusCode EvalMax(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  const auto& d = *static_cast<const PoolData*>(ctx.op_data());
+  PoolData d = *static_cast<const PoolData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) d.pad.height = top;  // one output row of a stream: its own top padding
   switch (in.type) {
     case TensorType::FLOAT32: MaxFloat(d, in, out); return StatusCode::kOk;
     case TensorType::INT8: MaxInt<int8_t>(d, in, out, -128); return StatusCode::kOk;
@@ -182,8 +186,8 @@ StatusCode EvalMax(KernelContext& ctx) {
   }
 }
 
-const KernelRegistration kAveragePool{"AVERAGE_POOL_2D", &Prepare, &EvalAverage};
-const KernelRegistration kMaxPool{"MAX_POOL_2D", &Prepare, &EvalMax};
+const KernelRegistration kAveragePool{"AVERAGE_POOL_2D", &Prepare, &EvalAverage, nullptr, true};
+const KernelRegistration kMaxPool{"MAX_POOL_2D", &Prepare, &EvalMax, nullptr, true};
 
 }  // namespace
 

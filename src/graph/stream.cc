@@ -1,0 +1,184 @@
+#include "graph/stream.h"
+
+#include <algorithm>
+#include <string>
+
+#include "graph/schedule.h"
+#include "rules/model.h"
+#include "runtime/stream.h"
+
+namespace arenaplan::graph {
+
+namespace {
+
+uint64_t Aligned(uint64_t v) { return (v + 15) / 16 * 16; }
+
+// What the cost model needs of one streamable op.
+struct RowOp {
+  int32_t input = -1, output = -1;
+  uint64_t in_bytes = 0, out_bytes = 0;  // whole tensors, 16-aligned
+  uint64_t window = 0;                   // the window in front of it, 16-aligned
+  uint64_t plane = 0;                    // one output channel plane (in place), 16-aligned
+  bool in_place = false;
+};
+
+uint64_t Bytes(const tflo::TensorT& t) {
+  uint64_t n = rules::TypeBytes(static_cast<tfl::TensorType>(t.type));
+  for (int32_t d : t.shape) n *= static_cast<uint64_t>(std::max(d, 0));
+  return n;
+}
+
+bool Batch1Rank4(const tflo::TensorT& t) { return t.shape.size() == 4 && t.shape[0] == 1 && t.shape[1] > 0; }
+
+// The op as a stream member, or false (not a convolution / pool, shapes the runtime refuses).
+bool AsRowOp(const model::Graph& g, const tflo::SubGraphT& sg, const tflo::OperatorT& op, RowOp* r) {
+  const BuiltinOperator code = OpCode(g, op);
+  if (op.inputs.empty() || op.outputs.size() != 1 || op.inputs[0] < 0 || op.outputs[0] < 0) return false;
+  const auto& in = *sg.tensors[static_cast<size_t>(op.inputs[0])];
+  const auto& out = *sg.tensors[static_cast<size_t>(op.outputs[0])];
+  if (!Batch1Rank4(in) || !Batch1Rank4(out) || IsConstant(g, sg, op.inputs[0])) return false;
+  int32_t kernel_h = 1, dilation = 1;
+  if (code == BuiltinOperator::CONV_2D || code == BuiltinOperator::DEPTHWISE_CONV_2D) {
+    if (op.inputs.size() < 2 || op.inputs[1] < 0) return false;
+    const auto& f = *sg.tensors[static_cast<size_t>(op.inputs[1])];
+    if (f.shape.size() != 4) return false;
+    kernel_h = f.shape[1];
+    if (const auto* o = op.builtin_options.AsConv2DOptions()) dilation = o->dilation_h_factor;
+    if (const auto* o = op.builtin_options.AsDepthwiseConv2DOptions()) dilation = o->dilation_h_factor;
+  } else if (code == BuiltinOperator::AVERAGE_POOL_2D || code == BuiltinOperator::MAX_POOL_2D) {
+    const auto* o = op.builtin_options.AsPool2DOptions();
+    if (o == nullptr) return false;
+    kernel_h = o->filter_height;
+  } else {
+    return false;
+  }
+  if (kernel_h < 1 || dilation < 1) return false;
+  r->input = op.inputs[0];
+  r->output = op.outputs[0];
+  r->in_bytes = Aligned(Bytes(in));
+  r->out_bytes = Aligned(Bytes(out));
+  const int64_t extent = static_cast<int64_t>(kernel_h - 1) * dilation + 1;
+  const uint64_t rows = static_cast<uint64_t>(std::min<int64_t>(extent, in.shape[1]));
+  r->window = Aligned(Bytes(in) / static_cast<uint64_t>(in.shape[1]) * rows);
+  r->plane = Aligned(Bytes(out) / static_cast<uint64_t>(std::max(out.shape[3], 1)));
+  return true;
+}
+
+struct Cut {
+  uint64_t peak = UINT64_MAX;
+  int32_t streamed = 0;  // ops in streamed pieces
+  bool Better(const Cut& o) const { return peak != o.peak ? peak < o.peak : streamed < o.streamed; }
+};
+
+// The pieces of chain ops[0, n): (start, length) of each streamed piece, by the dynamic program.
+std::vector<std::pair<int32_t, int32_t>> CutChain(const std::vector<RowOp>& ops) {
+  const int32_t n = static_cast<int32_t>(ops.size());
+  std::vector<Cut> best(static_cast<size_t>(n) + 1);
+  std::vector<int32_t> from(static_cast<size_t>(n) + 1, 0);
+  best[0] = Cut{0, 0};
+  for (int32_t i = 1; i <= n; ++i) {
+    for (int32_t j = i - 1; j >= 0 && i - j <= static_cast<int32_t>(rt::kMaxStreamOps); --j) {
+      const RowOp& a = ops[static_cast<size_t>(j)];
+      const RowOp& b = ops[static_cast<size_t>(i - 1)];
+      uint64_t cost = 0;
+      if (i - j == 1) {
+        cost = a.in_place ? a.in_bytes + a.plane : a.in_bytes + a.out_bytes;
+      } else {
+        cost = a.in_bytes + b.out_bytes;
+        for (int32_t k = j + 1; k < i; ++k) cost += ops[static_cast<size_t>(k)].window;
+      }
+      const Cut prev = best[static_cast<size_t>(j)];
+      const Cut c{std::max(prev.peak, cost), prev.streamed + (i - j > 1 ? i - j : 0)};
+      if (c.Better(best[static_cast<size_t>(i)])) {
+        best[static_cast<size_t>(i)] = c;
+        from[static_cast<size_t>(i)] = j;
+      }
+    }
+  }
+  std::vector<std::pair<int32_t, int32_t>> pieces;
+  for (int32_t i = n; i > 0; i = from[static_cast<size_t>(i)]) {
+    const int32_t j = from[static_cast<size_t>(i)];
+    if (i - j > 1) pieces.push_back({j, i - j});
+  }
+  std::reverse(pieces.begin(), pieces.end());
+  return pieces;
+}
+
+}  // namespace
+
+uint64_t StreamWindowBytes(const model::Graph& g, int32_t op) {
+  RowOp r;
+  if (g.subgraphs.empty() || op < 0 || static_cast<size_t>(op) >= g.subgraphs[0]->operators.size()) return 0;
+  return AsRowOp(g, *g.subgraphs[0], *g.subgraphs[0]->operators[static_cast<size_t>(op)], &r) ? r.window : 0;
+}
+
+PassReport MarkStreams(model::Graph& g) {
+  PassReport r;
+  if (g.subgraphs.size() != 1) {
+    if (!g.subgraphs.empty()) r.skipped.push_back("streams: the model has several subgraphs");
+    return r;
+  }
+  const auto& sg = *g.subgraphs[0];
+  std::vector<ScheduledPad> records = ReadSchedule(g);
+  std::vector<int32_t> reads(sg.tensors.size(), 0);
+  for (const auto& op : sg.operators)
+    for (int32_t t : op->inputs)
+      if (t >= 0) ++reads[static_cast<size_t>(t)];
+  auto is_output = [&](int32_t t) { return std::find(sg.outputs.begin(), sg.outputs.end(), t) != sg.outputs.end(); };
+  auto in_place = [&](const tflo::OperatorT* op) {
+    return std::any_of(records.begin(), records.end(), [&](const ScheduledPad& p) { return p.in_place && p.op == op; });
+  };
+  std::vector<std::pair<int32_t, int32_t>> segments;  // (first op, ops)
+  const int32_t n = static_cast<int32_t>(sg.operators.size());
+  for (int32_t i = 0; i < n;) {
+    std::vector<RowOp> chain;
+    RowOp op;
+    int32_t k = i;
+    while (k < n && AsRowOp(g, sg, *sg.operators[static_cast<size_t>(k)], &op)) {
+      if (!chain.empty()) {
+        const int32_t t = chain.back().output;
+        if (op.input != t || reads[static_cast<size_t>(t)] != 1 || is_output(t)) break;
+      }
+      op.in_place = in_place(sg.operators[static_cast<size_t>(k)].get());
+      chain.push_back(op);
+      ++k;
+    }
+    if (chain.size() >= 2) {
+      for (const auto& [start, length] : CutChain(chain)) segments.push_back({i + start, length});
+    }
+    i = chain.empty() ? i + 1 : k;
+  }
+  if (segments.empty()) return r;
+  int32_t ops = 0;
+  std::vector<ScheduledPad> kept;
+  for (const ScheduledPad& p : records) {
+    const auto at = std::find_if(sg.operators.begin(), sg.operators.end(), [&](const auto& o) { return o.get() == p.op; });
+    const int32_t index = static_cast<int32_t>(at - sg.operators.begin());
+    const bool inside = std::any_of(segments.begin(), segments.end(), [&](const auto& s) {
+      return index >= s.first && index < s.first + s.second;
+    });
+    if (!(p.in_place && inside)) kept.push_back(p);
+  }
+  for (const auto& [first, length] : segments) {
+    ScheduledPad p;
+    p.op = sg.operators[static_cast<size_t>(first)].get();
+    p.stream_ops = length;
+    kept.push_back(p);
+    ops += length;
+    ++r.applied;
+  }
+  WriteSchedule(g, kept);
+  std::string where;
+  for (size_t k = 0; k < segments.size() && k < 8; ++k) {
+    where += (k > 0 ? ", " : "") + std::to_string(segments[k].first) + ".." +
+             std::to_string(segments[k].first + segments[k].second - 1);
+  }
+  if (segments.size() > 8) where += ", ...";
+  r.done.push_back("streams: " + std::to_string(r.applied) + " segments of " + std::to_string(ops) +
+                   " convolution / pool ops (ops " + where +
+                   ") run row by row, intermediates kept as row windows, no recomputation (arenaplan_schedule; "
+                   "arenaplan's runtime only)");
+  return r;
+}
+
+}  // namespace arenaplan::graph
