@@ -132,7 +132,9 @@ TEST(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
         ++scheduled;
         const auto records = graph::ReadSchedule(**g);
         streamed[mode] += std::any_of(records.begin(), records.end(), [](const auto& p) { return p.stream_ops > 0; });
-        if (mode == 2) EXPECT_LE(r->macs_after, r->macs_before);
+        if (mode == 2) {
+          EXPECT_LE(r->macs_after, r->macs_before);
+        }
         auto run = MakeRun(r->bytes, kArena);
         ASSERT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kOk) << run->interp->error_message();
         in_place += run->interp->memory_record().in_place_ops > 0;
