@@ -1,6 +1,6 @@
 #include "rules/io_options.h"
 
-#include <algorithm>
+#include "rules/lifetimes.h"
 
 namespace arenaplan::rules {
 namespace {
@@ -29,10 +29,9 @@ StatusCode ExtendKeptLifetimes(const ModelIndex& index, const uint32_t* planned,
       SetError(error, "kept tensor %u is not a tensor of subgraph 0 (%u tensors)", keep[k], tensors0);
       return StatusCode::kBadArgument;
     }
-    const uint32_t* end = planned + num_planned;
-    const uint32_t* it = std::lower_bound(planned, end, keep[k]);  // subgraph 0: global = local index
-    if (it == end || *it != keep[k]) continue;
-    PlanBuffer& b = buffers[it - planned];
+    const int32_t found = PlannedBufferOf(planned, num_planned, keep[k]);  // subgraph 0: global = local index
+    if (found < 0) continue;
+    PlanBuffer& b = buffers[found];
     if (b.first != -1 && b.last < steps) b.last = steps;
   }
   return StatusCode::kOk;

@@ -63,8 +63,8 @@ class Marker final : public CallTreeVisitor {
   PlanBuffer* Buffer(uint32_t s, int32_t tensor) {
     if (tensor < 0) return nullptr;
     const uint32_t global = index_.tensor_base[s] + static_cast<uint32_t>(tensor);
-    const uint32_t b = LowerBound(num_planned_, global, [this](uint32_t i) { return planned_[i]; });
-    return b < num_planned_ && planned_[b] == global ? &buffers_[b] : nullptr;
+    const int32_t b = PlannedBufferOf(planned_, num_planned_, global);
+    return b >= 0 ? &buffers_[b] : nullptr;
   }
   void TouchAll(uint32_t s, const flatbuffers::Vector<int32_t>* tensors, bool set_first) {
     for (uint32_t k = 0; k < Size(tensors); ++k) {
@@ -116,6 +116,11 @@ StatusCode CheckPlannable(const tfl::Model& model, ErrorText* error) {
     }
   }
   return StatusCode::kOk;
+}
+
+int32_t PlannedBufferOf(const uint32_t* planned, uint32_t num_planned, uint32_t t) {
+  const uint32_t b = LowerBound(num_planned, t, [planned](uint32_t i) { return planned[i]; });
+  return b < num_planned && planned[b] == t ? static_cast<int32_t>(b) : -1;
 }
 
 StatusCode MarkLifetimes(const ModelIndex& index, const uint32_t* planned, uint32_t num_planned,

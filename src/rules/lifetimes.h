@@ -34,6 +34,10 @@ inline bool NeedsAllocating(bool has_data, bool is_variable, uint64_t bytes, int
 // non-zero size. Both kUnsupported, naming tensor and op. O(tensors + intermediates).
 StatusCode CheckPlannable(const tfl::Model& model, ErrorText* error);
 
+// The buffer of global tensor t: its index in `planned` (ascending, as below), or -1 when t is
+// not planned. O(log num_planned).
+int32_t PlannedBufferOf(const uint32_t* planned, uint32_t num_planned, uint32_t t);
+
 // Marks first / last of every buffer. Buffer b < num_planned is global tensor planned[b]
 // (`planned` ascending); buffer num_planned + r is scratch request r (`requests` ordered by
 // op_index, as TFLM's Prepare order makes them). Every first / last starts at -1; buffers nobody

@@ -217,20 +217,6 @@ StatusCode AllocateVariables(const BoundModel& model, TailTables* tables, Arena*
   return StatusCode::kOk;
 }
 
-// Buffer index of global tensor t among the planned tensors (sorted ids in `planned`), or -1.
-int32_t BufferOf(const uint32_t* planned, uint32_t n, uint32_t t) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (planned[mid] < t) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < n && planned[lo] == t ? static_cast<int32_t>(lo) : -1;
-}
-
 // Input k and output 0 of `op` (subgraph sg) have one type and one shape: that input is read at
 // the output's own index (the other may broadcast).
 bool SameShape(const BoundModel& model, uint32_t sg, const tfl::Operator& op, uint32_t k) {
@@ -296,7 +282,8 @@ StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count
       bool aliased = false;
       for (uint32_t a = 0; a < *count; ++a) aliased |= (*pairs)[3 * a] == x || (*pairs)[3 * a + 1] == x;
       if (aliased) continue;
-      const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
+      const int32_t bx = rules::PlannedBufferOf(planned, p.num_tensors, x);
+      const int32_t by = rules::PlannedBufferOf(planned, p.num_tensors, y);
       if (bx < 0 || by < 0 || bx == by) continue;
       PlanBuffer& in = p.bufs[bx];
       PlanBuffer& out = p.bufs[by];
@@ -323,7 +310,8 @@ StatusCode AliasInPlace(Pass& p, Arena* arena, uint32_t** pairs, uint32_t* count
       for (uint32_t a = 0; a < *count; ++a) {  // x on an earlier op's input: that buffer (chains)
         if ((*pairs)[3 * a + 1] == x && (*pairs)[3 * a + 2] == 0) x = (*pairs)[3 * a];
       }
-      const int32_t bx = BufferOf(planned, p.num_tensors, x), by = BufferOf(planned, p.num_tensors, y);
+      const int32_t bx = rules::PlannedBufferOf(planned, p.num_tensors, x);
+      const int32_t by = rules::PlannedBufferOf(planned, p.num_tensors, y);
       if (bx < 0 || by < 0 || bx == by) continue;
       PlanBuffer& in = p.bufs[bx];
       PlanBuffer& out = p.bufs[by];

@@ -2,6 +2,7 @@
 // Interpreter::RunStream (stream_execution.cc).
 #include "runtime/stream.h"
 
+#include "rules/lifetimes.h"
 #include "rules/schedule.h"
 #include "runtime/arena.h"
 #include "runtime/kernels/conv_util.h"
@@ -14,20 +15,6 @@ using Op = tfl::BuiltinOperator;
 
 bool Rank4Batch1(const tfl::Tensor& t) {
   return rules::Size(t.shape()) == 4 && t.shape()->Get(0) == 1 && t.shape()->Get(1) > 0;
-}
-
-// Buffer index of global tensor t among the sorted planned ids, or -1.
-int32_t BufferOf(const uint32_t* planned, uint32_t n, uint32_t t) {
-  uint32_t lo = 0, hi = n;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo) / 2;
-    if (planned[mid] < t) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < n && planned[lo] == t ? static_cast<int32_t>(lo) : -1;
 }
 
 }  // namespace
@@ -168,7 +155,7 @@ StatusCode PlanStreams(const BoundModel& model, const uint32_t* planned, uint32_
     for (int32_t j = 1; j < rec.a; ++j) {
       StreamOpRows r;
       RT_RETURN_IF_ERROR(StreamRowsOf(model, static_cast<uint32_t>(rec.op + j), &r, error));
-      const int32_t b = BufferOf(planned, num_planned, static_cast<uint32_t>(r.input));
+      const int32_t b = rules::PlannedBufferOf(planned, num_planned, static_cast<uint32_t>(r.input));
       if (b < 0) {
         SetError(error, "stream at op %d: intermediate tensor %d is not planned", rec.op, r.input);
         return StatusCode::kInvalidModel;
