@@ -2,7 +2,7 @@
 // the process exit code: 0 success, 1 no solution / unsupported, 2 bad input or usage.
 #pragma once
 
-#include <CLI/CLI.hpp>
+#include "cli/cli11_fwd.h"
 
 namespace arenaplan::cli {
 

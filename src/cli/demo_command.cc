@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "model/writer.h"
 

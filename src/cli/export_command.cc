@@ -12,6 +12,8 @@
 #include <fstream>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/io_options.h"
 #include "cli/model_file.h"

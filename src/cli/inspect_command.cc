@@ -1,6 +1,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 #include "cli/model_file.h"
 #include "report/inspect_report.h"

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
+
 #include "report/printable.h"
 
 namespace arenaplan::cli {

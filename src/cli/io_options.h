@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli11_fwd.h"
 #include <nlohmann/json.hpp>
 
 #include "model/model.h"

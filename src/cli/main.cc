@@ -1,6 +1,8 @@
 // arenaplan: plan the tensor arena of .tflite models. Argument parsing and wiring only.
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/commands.h"
 
 int main(int argc, char** argv) {

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/progress.h"
 
 #include "plan/lower_bound.h"

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include <CLI/CLI.hpp>
+#include "cli/cli11_fwd.h"
 
 #include "cli/io_options.h"
 #include "cli/model_file.h"
