@@ -9,7 +9,9 @@ if(ARENAPLAN_ARM_GXX AND ARENAPLAN_QEMU_ARM)
   set(_fw_out ${PROJECT_BINARY_DIR}/firmware)
   add_test(NAME firmware_objects
            COMMAND bash ${PROJECT_SOURCE_DIR}/firmware/build.sh ${_fw_out} ${PROJECT_BINARY_DIR}/generated)
-  set_tests_properties(firmware_objects PROPERTIES LABELS firmware TIMEOUT 1800 FIXTURES_SETUP firmware_objects)
+  # The longest test (a cross build): the highest COST starts it first, and the qemu runs after it.
+  set_tests_properties(firmware_objects PROPERTIES LABELS firmware TIMEOUT 1800 FIXTURES_SETUP firmware_objects
+                       COST 1000)
   # The models issue 16 names, the int8 op-suite models, and one model on a firmware with every kernel.
   set(_fw_runs kws:mlperf_kws_dscnn_int8.tflite vww:mlperf_vww_mobilenet_int8.tflite
       resnet8:mlperf_ic_resnet8_int8.tflite autoencoder:mlperf_ad_autoencoder_int8.tflite
@@ -23,7 +25,7 @@ if(ARENAPLAN_ARM_GXX AND ARENAPLAN_QEMU_ARM)
     add_test(NAME firmware_qemu_${_name}
              COMMAND bash ${PROJECT_SOURCE_DIR}/firmware/run_qemu.sh $<TARGET_FILE:arenaplan>
                      ${PROJECT_BINARY_DIR}/generated ${_fw_out} ${_spec})
-    set_tests_properties(firmware_qemu_${_name} PROPERTIES LABELS firmware TIMEOUT 900 SKIP_RETURN_CODE 77
+    set_tests_properties(firmware_qemu_${_name} PROPERTIES LABELS firmware TIMEOUT 900 SKIP_RETURN_CODE 77 COST 100
                          FIXTURES_REQUIRED firmware_objects ENVIRONMENT "ARENAPLAN_SHARED=${ARENAPLAN_SHARED_DIR}")
   endforeach()
 else()
