@@ -24,6 +24,7 @@ struct Case {
   const char* model;
   bool tied;  // has an in-place QUANTIZE from float (a tied pair in the runtime's problem)
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.model; }  // stable test names for ctest
 
 std::string Io(const std::string& model) { return *SharedDir() + "/golden/tflm-x86_64/io/" + model; }
 
