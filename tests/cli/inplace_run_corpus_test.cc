@@ -1,9 +1,10 @@
 // Models written by `optimize --for arenaplan` with in-place ops in their schedule run with every
-// planner `run` takes: in-place depthwise / ADD (tflm_mobilenet_v2_pt_int8) and in-place QUANTIZE from
-// float, whose input the runtime splits into a tied pair (tinyengine_vww). `run --planner P`
-// gives TFLM's golden bytes, and its head is the height of P's plan of the runtime's own problem
-// (aliases and ties applied), recorded here in process: host planners compile that plan in and
-// the runtime accepts it (best: the lower of that and the runtime's own plan). A compiled plan that breaks the tie is refused, naming the tensors.
+// planner `run` takes: in-place depthwise / ADD (tflm_mobilenet_v2_pt_int8) and in-place
+// QUANTIZE from float, whose input the runtime splits into a tied pair (tinyengine_vww).
+// `run --planner P` gives TFLM's golden bytes, and its head is the height of P's plan of the
+// runtime's own problem (aliases and ties applied), recorded here in process: host planners
+// compile that plan in and the runtime accepts it (best: the lower of that and the runtime's own
+// plan). A compiled plan that breaks the tie is refused, naming the tensors; a region plan keeps it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -171,6 +172,20 @@ TEST(InPlaceRun, CompiledPlanMustKeepTheTie) {
   const std::string error = Allocate(bytes, options, &refused);
   EXPECT_NE(error.find("directly on buffer"), std::string::npos) << error;
   EXPECT_NE(error.find("tensor"), std::string::npos) << error;
+}
+
+// A region plan compiles the same problem in: the tied pair is one buffer of the region problem,
+// so it lands in one region in one piece, and the outputs are TFLM's.
+TEST(InPlaceRun, RegionPlanKeepsTheTie) {
+  REQUIRE_SHARED();
+  const std::string model = Optimized("tinyengine_vww");
+  ASSERT_FALSE(model.empty());
+  const std::string out = TempDir() + "/o";
+  const CliRun r = RunCli({"run", model, "--region", "sram:60000", "--region", "dram:200000", "--inputs-from",
+                           Io("tinyengine_vww"), "--outputs-to", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("compiled regions"), std::string::npos) << r.out;
+  EXPECT_EQ(ReadFileBytes(out + ".out0.bin"), ReadFileBytes(Io("tinyengine_vww") + ".out0.bin"));
 }
 
 }  // namespace
