@@ -35,8 +35,7 @@ std::string Optimized(const std::string& model) {
   auto it = done.find(model);
   if (it != done.end()) return it->second;
   const std::string out = TempDir() + "/" + model + ".tflite";
-  const CliRun r =
-      RunCli({"optimize", *SharedDir() + "/models/" + model + ".tflite", "-o", out, "--for", "arenaplan"});
+  const CliRun r = RunCli({"optimize", *SharedDir() + "/models/" + model + ".tflite", "-o", out, "--for", "arenaplan"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   return done[model] = r.exit_code == 0 ? out : "";
 }
@@ -117,8 +116,8 @@ TEST_P(InPlaceRun, EveryPlannerGivesTflmBytesWithThePlannedHead) {
       if (p.name == "best" && !ties.empty()) head = std::min<uint64_t>(head, rec.head);
     }
     const std::string out = TempDir() + "/o";
-    const CliRun r = RunCli({"run", model, "--planner", p.name, "--inputs-from", Io(c.model), "--outputs-to", out,
-                             "--format", "json"});
+    const CliRun r = RunCli(
+        {"run", model, "--planner", p.name, "--inputs-from", Io(c.model), "--outputs-to", out, "--format", "json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["plan_source"].get<std::string>(), p.name == "tflm-greedy" ? "tflm-greedy" : "compiled");
