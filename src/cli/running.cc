@@ -49,13 +49,29 @@ plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index
   return problem;
 }
 
+std::vector<plan::Tie> RecordedTies(const RecordedPlan& r, const std::vector<int64_t>& index) {
+  std::vector<plan::Tie> ties;
+  for (uint32_t i = 0; i < r.copy.count && r.copy.above != nullptr; ++i) {
+    const uint16_t j = r.copy.above[i];
+    if (j == 0xFFFFu) continue;
+    // Both parts have bytes (the runtime splits only a bigger input); a zero-byte part would be
+    // left out of the problem and the tie would fail the runtime's check, never pass silently.
+    if (j < r.copy.count && index[i] >= 0 && index[j] >= 0) {
+      ties.push_back(plan::Tie{static_cast<size_t>(index[i]), static_cast<size_t>(index[j])});
+    }
+  }
+  return ties;
+}
+
 namespace {
 
-// The runtime's problem planned on the host by `planner`, as one offset per runtime buffer.
+// The runtime's problem planned on the host by `planner`, as one offset per runtime buffer; ties
+// kept (plan/ties.h), so the runtime's check of the compiled plan passes.
 Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& planner, uint32_t* head) {
   std::vector<int64_t> index;
   const plan::Problem problem = RecordedProblem(r, &index);
-  auto planned = plan::PlanAndVerify(problem, planner);
+  const std::vector<plan::Tie> ties = RecordedTies(r, index);
+  auto planned = plan::PlanAndVerifyTied(problem, ties, planner);
   if (!planned.ok()) return planned.status();
   if (planned->plan.height > int64_t{rules::kMaxBufferBytes}) return Unsupported("the plan needs more than 2 GiB");
   std::vector<int32_t> offsets(r.copy.count, 0);
@@ -63,6 +79,20 @@ Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& 
     if (index[i] >= 0) offsets[i] = static_cast<int32_t>(planned->plan.offsets[static_cast<size_t>(index[i])]);
   }
   *head = static_cast<uint32_t>(planned->plan.height);
+  // `best` is the lowest plan of its portfolio, tflm-greedy's included. With ties the host plans
+  // each pair as one block (plan/ties.h), while the runtime's own tflm-greedy places the pair as
+  // an L and may use the notch: its recorded plan competes (verified like any plan).
+  if (planner == "best" && !ties.empty() && VerifyRecorded(r).ok()) {
+    std::vector<plan::Offset> own(problem.buffers.size(), 0);
+    for (uint32_t i = 0; i < r.copy.count; ++i) {
+      if (index[i] >= 0) own[static_cast<size_t>(index[i])] = r.offsets[i];
+    }
+    const plan::Bytes height = plan::PlanHeight(problem, own);
+    if (height < planned->plan.height) {
+      for (uint32_t i = 0; i < r.copy.count; ++i) offsets[i] = index[i] >= 0 ? r.offsets[i] : 0;
+      *head = static_cast<uint32_t>(height);
+    }
+  }
   return offsets;
 }
 
@@ -142,7 +172,8 @@ int LoadModel(const RunArgs& a, const std::string& path, std::vector<uint8_t>* b
 RecordedPlan::RecordedPlan()
     : problem(rules::kMaxPlanBuffers),
       offsets(rules::kMaxPlanBuffers),
-      copy{problem.data(), offsets.data(), rules::kMaxPlanBuffers, 0} {}
+      above(rules::kMaxPlanBuffers, 0xFFFFu),
+      copy{problem.data(), offsets.data(), rules::kMaxPlanBuffers, 0, above.data()} {}
 
 Status VerifyRecorded(const RecordedPlan& r) {
   std::vector<int64_t> index;
@@ -153,7 +184,10 @@ Status VerifyRecorded(const RecordedPlan& r) {
     if (index[i] >= 0) plan.offsets[static_cast<size_t>(index[i])] = r.offsets[i];
   }
   plan.height = plan::PlanHeight(problem, plan.offsets);
-  const plan::VerifyReport report = plan::VerifyPlan(problem, plan);
+  plan::VerifyReport report = plan::VerifyPlan(problem, plan);
+  for (plan::VerifyIssue& e : plan::VerifyTies(problem, RecordedTies(r, index), plan)) {
+    report.errors.push_back(std::move(e));
+  }
   if (report.ok()) return Status::Ok();
   return Internal("the runtime's plan does not verify: " + report.errors.front().message);
 }

@@ -14,6 +14,7 @@
 #include "cli/io_options.h"
 #include "cli/tensor_dump.h"
 #include "plan/problem.h"
+#include "plan/ties.h"
 #include "runtime/interpreter.h"
 #include "util/result.h"
 
@@ -63,10 +64,12 @@ const rt::OpResolver& Kernels(const RunArgs& a);
 // Returns an exit code on failure, -1 on success.
 int LoadModel(const RunArgs& a, const std::string& path, std::vector<uint8_t>* bytes);
 
-// The runtime's planning problem and plan as AllocateTensors leaves them (rt::PlanCopy).
+// The runtime's planning problem and plan as AllocateTensors leaves them (rt::PlanCopy), in-place
+// aliasing applied: the problem any plan compiled into the runtime must solve, ties included.
 struct RecordedPlan {
   std::vector<rt::PlanBuffer> problem;
   std::vector<int32_t> offsets;
+  std::vector<uint16_t> above;  // PlanCopy::above
   rt::PlanCopy copy;
   RecordedPlan();
 };
@@ -85,7 +88,9 @@ Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernel
 // The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
 // `index[i]` is the problem buffer of runtime buffer i or -1.
 plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index);
-// The plan the runtime used, checked by the independent verifier.
+// The recorded ties (an in-place QUANTIZE's split input) between buffers of that problem.
+std::vector<plan::Tie> RecordedTies(const RecordedPlan& r, const std::vector<int64_t>& index);
+// The plan the runtime used, checked by the independent verifier (ties included).
 Status VerifyRecorded(const RecordedPlan& r);
 
 // Smallest working arena of one model, found by one AllocateTensors on a big arena (exact);

@@ -75,7 +75,19 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
   const rt::StatusCode s = ProbeMinimum(model, kernels, p->options, &min_bytes, &error);
   if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
   std::vector<int64_t> index;
-  rr->problem.problem = RecordedProblem(*p->recorded, &index);
+  const plan::Problem recorded = RecordedProblem(*p->recorded, &index);
+  // A tied pair (an in-place QUANTIZE's split input) is one buffer of the region problem, so it
+  // lands in one region in one piece, as the runtime's check of the compiled plan requires.
+  const std::vector<plan::Tie> ties = RecordedTies(*p->recorded, index);
+  ARENAPLAN_RETURN_IF_ERROR(plan::ValidateTies(recorded, ties));
+  const plan::MergedTies merged = plan::MergeTies(recorded, ties);
+  std::vector<int64_t> delta(index.size(), 0);
+  for (size_t i = 0; i < index.size(); ++i) {  // runtime buffer i: merged buffer index[i], delta[i] into it
+    if (index[i] < 0) continue;
+    delta[i] = merged.delta[static_cast<size_t>(index[i])];
+    index[i] = static_cast<int64_t>(merged.index[static_cast<size_t>(index[i])]);
+  }
+  rr->problem.problem = merged.problem;
   for (const plan::Buffer& b : rr->problem.problem.buffers) {
     if (b.fixed()) return InvalidArgument(name + ": has an offline plan, which is for one arena");
     rr->problem.traffic.push_back(2 * b.size);
@@ -91,7 +103,7 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
   rr->regions.assign(n, 0);
   for (uint32_t i = 0; i < n; ++i) {
     if (index[i] < 0) continue;  // zero bytes: anywhere in region 0
-    rr->offsets[i] = static_cast<int32_t>(rr->plan.offsets[static_cast<size_t>(index[i])]);
+    rr->offsets[i] = static_cast<int32_t>(rr->plan.offsets[static_cast<size_t>(index[i])] + delta[i]);
     rr->regions[i] = static_cast<uint8_t>(rr->plan.region[static_cast<size_t>(index[i])]);
   }
   return Status::Ok();

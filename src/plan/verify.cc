@@ -148,6 +148,7 @@ const char* ViolationName(Violation kind) {
     case Violation::kBadBuffer: return "bad-buffer";
     case Violation::kBadRegion: return "bad-region";
     case Violation::kCostMismatch: return "cost-mismatch";
+    case Violation::kTieBroken: return "tie-broken";
   }
   return "unknown";
 }

@@ -24,6 +24,7 @@ enum class Violation {
   kBadBuffer,       // the problem itself is malformed (size <= 0, first > last, alignment <= 0)
   kBadRegion,       // region plans: a buffer's region index out of range
   kCostMismatch,    // region plans: RegionPlan::cost != the assignment's cost
+  kTieBroken,       // a tied buffer not directly on its partner (plan/ties.h)
 };
 const char* ViolationName(Violation kind);
 

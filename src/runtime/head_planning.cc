@@ -140,12 +140,34 @@ StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText*
   return CheckPlan(p.bufs, n, plan.head_bytes, "compiled plan", error);
 }
 
-void CopyPlan(const Pass& p, bool after, PlanCopy* copy) {
+// A tied pair (AliasInPlace's split QUANTIZE input) is one tensor's bytes: a compiled plan must
+// keep the rest directly on the output's part, in one region (`regions`: the plan's, or nullptr).
+// Offsets are final (virtual for regions). O(buffers).
+StatusCode CheckTies(const Pass& p, const uint16_t* above, const uint8_t* regions, ErrorText* error) {
+  if (above == nullptr) return StatusCode::kOk;
+  const auto* planned = reinterpret_cast<const uint32_t*>(p.workspace);  // tied buffers are tensors
+  for (uint32_t i = 0; i < p.num_tensors; ++i) {
+    const uint32_t j = above[i];
+    if (j == 0xFFFFu) continue;
+    const uint64_t want = static_cast<uint64_t>(p.bufs[i].offset) + p.bufs[i].size;
+    if (static_cast<uint64_t>(p.bufs[j].offset) == want && (regions == nullptr || regions[i] == regions[j])) continue;
+    SetError(error,
+             "compiled plan: buffer %u (tensor %u, the rest of an in-place QUANTIZE's input) must start at %llu, "
+             "directly on buffer %u (tensor %u, its output), in its region; it starts at %d",
+             static_cast<unsigned>(j), static_cast<unsigned>(planned[j]), static_cast<unsigned long long>(want),
+             static_cast<unsigned>(i), static_cast<unsigned>(planned[i]), static_cast<int>(p.bufs[j].offset));
+    return StatusCode::kBadArgument;
+  }
+  return StatusCode::kOk;
+}
+
+void CopyPlan(const Pass& p, bool after, const uint16_t* above, PlanCopy* copy) {
   copy->count = p.count();
   if (copy->count > copy->capacity) return;
   for (uint32_t b = 0; b < p.count(); ++b) {
     if (after && copy->offsets != nullptr) copy->offsets[b] = p.bufs[b].offset;
     if (!after && copy->problem != nullptr) copy->problem[b] = p.bufs[b];
+    if (!after && copy->above != nullptr) copy->above[b] = above != nullptr ? above[b] : 0xFFFFu;
   }
 }
 
@@ -165,10 +187,13 @@ StatusCode Place(Pass& p, const InterpreterOptions& options, const Arena& arena,
         return StatusCode::kBadArgument;
       }
       RT_RETURN_IF_ERROR(ApplyRegions(p, *options.compiled_plan, options, arena, error));
+      RT_RETURN_IF_ERROR(CheckTies(p, above, options.compiled_plan->regions, error));
       *head = options.compiled_plan->head_bytes;
       record->plan_source = "compiled regions";
       return StatusCode::kOk;
     }
+    RT_RETURN_IF_ERROR(CheckTies(p, above, nullptr, error));
+    above = nullptr;  // every offset is set: the placement below only measures the head
   } else if (!p.offline.present() && options.planner == PlannerKind::kTflmOrderBestFit) {
     record->plan_source = "tflm-order-best-fit";
     rule = rules::GapRule::kBestFit;
@@ -364,13 +389,16 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   uint32_t* aliases = nullptr;
   uint32_t num_aliases = 0;
   uint16_t* above = nullptr;
-  if (!offline.present() && options.compiled_plan == nullptr) {  // a given plan keeps its own offsets
+  // Online and compiled plans alike: a compiled plan is a plan of this same problem (the host
+  // plans the problem PlanCopy records), so it is checked against it, ties included. A model's
+  // offline plan was made for the plain lifetimes and keeps them.
+  if (!offline.present()) {
     RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, &above, error));
   }
   uint32_t head = 0;
-  if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
+  if (options.plan_copy != nullptr) CopyPlan(p, false, above, options.plan_copy);
   RT_RETURN_IF_ERROR(Place(p, options, *arena, record, above, &head, error));
-  if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
+  if (options.plan_copy != nullptr) CopyPlan(p, true, above, options.plan_copy);
   AssignOffsets(p);
   for (uint32_t k = 0; k < num_aliases; ++k) {
     const uint32_t x = aliases[3 * k], y = aliases[3 * k + 1];

@@ -6,9 +6,11 @@
 //      workspace per buffer that holds first the sorted planned-tensor ids (for the lifetime walk)
 //      and then the placement's order / next arrays: 20 bytes per buffer in all;
 //   4. lifetimes (rules::MarkLifetimes); ops the schedule marks in place get their output on their
-//      input's buffer where the lifetimes allow it (online plans only; a float QUANTIZE splits its
-//      input's buffer into its output's bytes and a rest tied above them that dies at the op); then the offsets: offline as given, a CompiledPlan
-//      checked against the lifetimes, or online placement (rules::PlaceBuffers);
+//      input's buffer where the lifetimes allow it (online and compiled plans, not a model's
+//      offline plan; a float QUANTIZE splits its input's buffer into its output's bytes and a rest
+//      tied above them that dies at the op); then the offsets: offline as given, a CompiledPlan
+//      checked against that same problem (lifetimes, aliases and ties: PlanCopy records it for
+//      the host), or online placement (rules::PlaceBuffers);
 //   5. temp freed, the head set to the plan's height, every planned tensor and scratch request
 //      given its offset; then variables without an offline offset get tail memory, all variables
 //      their initial value.

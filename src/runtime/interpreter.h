@@ -58,7 +58,10 @@ using rules::PlanBuffer;
 // Several memories (region_arenas.h): `regions` (optional, only with one entry per planned buffer)
 // gives each buffer's region, 0 = the main arena's head (head_bytes is then region 0's need),
 // r >= 1 = InterpreterOptions::regions[r - 1]; offsets are within the region. Every buffer must end
-// within its region and no two buffers live together may overlap within one.
+// within its region and no two buffers live together may overlap within one. The plan is of the
+// same problem the runtime's own planner sees, in-place aliasing applied (PlanCopy records it): an
+// in-place output's buffer has no bytes, and a tied pair (PlanCopy::above) must be kept, in one
+// region.
 struct CompiledPlan {
   const int32_t* offsets;
   uint32_t count;
@@ -80,6 +83,10 @@ struct PlanCopy {
   int32_t* offsets = nullptr;     // after placement
   uint32_t capacity = 0;
   uint32_t count = 0;  // out
+  // Optional, `capacity` entries: above[i] = j when buffer j must sit directly on buffer i
+  // (offset_j = offset_i + size_i: an in-place QUANTIZE's input split in two), else 0xFFFF. A
+  // compiled plan must keep these ties (head_planning.h).
+  uint16_t* above = nullptr;
 };
 
 class Interpreter;
