@@ -364,14 +364,32 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   uint32_t* aliases = nullptr;
   uint32_t num_aliases = 0;
   uint16_t* above = nullptr;
+  uint32_t* overlaps = nullptr;
+  uint32_t num_overlaps = 0;
   if (!offline.present() && options.compiled_plan == nullptr) {  // a given plan keeps its own offsets
     RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, &above, error));
+    uint32_t streams = 0;
+    for (uint32_t i = 0; i < model.schedule.count; ++i) {
+      streams += rules::ScheduleAt(model.schedule, i).kind == rules::ScheduleKind::kStream;
+    }
+    if (streams > 0) {
+      RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 12 * streams, 4, &off, error, "stream overlaps"));
+      overlaps = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
+      RT_RETURN_IF_ERROR(OverlapStreams(model, planned, p.num_tensors, p.bufs, n, aliases, num_aliases, arena, &above,
+                                        overlaps, &num_overlaps, error));
+    }
   }
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, options.plan_copy);
   RT_RETURN_IF_ERROR(Place(p, options, *arena, record, above, &head, error));
   if (options.plan_copy != nullptr) CopyPlan(p, true, options.plan_copy);
   AssignOffsets(p);
+  // Streams first (an in-place alias below may name a stream's X as its owner), the last segment
+  // first (its Y fixes its X, which may be an earlier segment's Y).
+  for (uint32_t k = num_overlaps; k-- > 0;) {
+    const uint32_t x = overlaps[3 * k], y = overlaps[3 * k + 1];
+    p.tables->tensor_offset[x] = p.tables->tensor_offset[y] + overlaps[3 * k + 2];
+  }
   for (uint32_t k = 0; k < num_aliases; ++k) {
     const uint32_t x = aliases[3 * k], y = aliases[3 * k + 1];
     if (aliases[3 * k + 2] != 0) {
@@ -381,6 +399,7 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
     }
   }
   record->in_place_ops = num_aliases;
+  record->stream_overlaps = num_overlaps;
   record->planning_temp_bytes = arena->temp - arena->head;
   record->planned_buffers = n;
   record->scratch_requests = num_requests;
