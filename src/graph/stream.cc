@@ -117,8 +117,9 @@ struct Piece {
 };
 
 // The streamed pieces of chain ops[0, n), by the dynamic program. first_dies: the chain's input is
-// read by its first op only (every later piece's input is an intermediate of the chain).
-std::vector<Piece> CutChain(const std::vector<RowOp>& ops, bool first_dies) {
+// read by its first op only (every later piece's input is an intermediate of the chain);
+// overlap: pieces may write their output over their input.
+std::vector<Piece> CutChain(const std::vector<RowOp>& ops, bool first_dies, bool overlap) {
   const int32_t n = static_cast<int32_t>(ops.size());
   std::vector<Cut> best(static_cast<size_t>(n) + 1);
   std::vector<int32_t> from(static_cast<size_t>(n) + 1, 0);
@@ -131,9 +132,9 @@ std::vector<Piece> CutChain(const std::vector<RowOp>& ops, bool first_dies) {
       if (i - j == 1) {
         cost = a.in_place ? a.in_bytes + a.plane : a.in_bytes + a.out_bytes;
       } else {
-        const int64_t overlap = PieceOverlap(ops, j, i, j > 0 || first_dies);
-        cost = overlap >= 0 ? std::max(b.out_bytes, static_cast<uint64_t>(overlap) + a.in_bytes)
-                            : a.in_bytes + b.out_bytes;
+        const int64_t offset = PieceOverlap(ops, j, i, overlap && (j > 0 || first_dies));
+        cost = offset >= 0 ? std::max(b.out_bytes, static_cast<uint64_t>(offset) + a.in_bytes)
+                           : a.in_bytes + b.out_bytes;
         for (int32_t k = j + 1; k < i; ++k) cost += ops[static_cast<size_t>(k)].window;
       }
       const Cut prev = best[static_cast<size_t>(j)];
@@ -147,7 +148,7 @@ std::vector<Piece> CutChain(const std::vector<RowOp>& ops, bool first_dies) {
   std::vector<Piece> pieces;
   for (int32_t i = n; i > 0; i = from[static_cast<size_t>(i)]) {
     const int32_t j = from[static_cast<size_t>(i)];
-    if (i - j > 1) pieces.push_back({j, i - j, PieceOverlap(ops, j, i, j > 0 || first_dies)});
+    if (i - j > 1) pieces.push_back({j, i - j, PieceOverlap(ops, j, i, overlap && (j > 0 || first_dies))});
   }
   std::reverse(pieces.begin(), pieces.end());
   return pieces;
@@ -161,7 +162,7 @@ uint64_t StreamWindowBytes(const model::Graph& g, int32_t op) {
   return AsRowOp(g, *g.subgraphs[0], *g.subgraphs[0]->operators[static_cast<size_t>(op)], &r) ? r.window : 0;
 }
 
-PassReport MarkStreams(model::Graph& g) {
+PassReport MarkStreams(model::Graph& g, bool overlap) {
   PassReport r;
   if (g.subgraphs.size() != 1) {
     if (!g.subgraphs.empty()) r.skipped.push_back("streams: the model has several subgraphs");
@@ -202,7 +203,7 @@ PassReport MarkStreams(model::Graph& g) {
     if (chain.size() >= 2) {
       const int32_t x = chain[0].input;
       const bool dies = reads[static_cast<size_t>(x)] == 1 && !is_output(x);
-      for (Piece piece : CutChain(chain, dies)) {
+      for (Piece piece : CutChain(chain, dies, overlap)) {
         piece.start += i;
         segments.push_back(piece);
       }

@@ -18,7 +18,9 @@
 
 namespace arenaplan::graph {
 
-PassReport MarkStreams(model::Graph& g);
+// overlap false: no segment writes its output over its input (the cut without that lever; the
+// optimizer measures both, since a split pair can place worse than two buffers on some models).
+PassReport MarkStreams(model::Graph& g, bool overlap = true);
 
 // The window (16-aligned bytes) that op `op` of subgraph 0 reads its input 0 through in a stream
 // (rows its kernel spans x W x C); 0 when it cannot stream.

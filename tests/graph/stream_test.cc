@@ -353,6 +353,18 @@ TEST(Stream, MarkStreamsCutsWhereThePeakFalls) {
   EXPECT_EQ(RunModel(*marked, &error), RunModel(model, &error)) << error;
   // Without the overlap the same cut would cost 768 + 576 + 608.
   EXPECT_EQ(Record(Streamed(model, {{0, 2}})).head_bytes, 1952u);
+  // Without the lever (MarkStreams(g, false), which the optimizer also measures) the first four
+  // ops cost X 768 + their output 32 + windows 608 + 320 + 48 = 1776, the same as all five (Y 16 +
+  // window 16 instead of 32): the tie goes to fewer streamed ops.
+  auto plain = model::ReadGraph(model.data(), model.size());
+  ASSERT_TRUE(plain.ok());
+  ASSERT_EQ(graph::MarkStreams(**plain, false).applied, 1);
+  ASSERT_EQ(graph::ReadSchedule(**plain).size(), 1u);
+  EXPECT_EQ(graph::ReadSchedule(**plain)[0].stream_ops, 4);
+  EXPECT_EQ(graph::ReadSchedule(**plain)[0].stream_overlap, -1);
+  auto plain_marked = model::WriteGraph(**plain);
+  ASSERT_TRUE(plain_marked.ok());
+  EXPECT_EQ(Record(*plain_marked).head_bytes, 1776u);
 
   // A narrow middle (1 KiB) between two 16 KiB tensors: streamed without the overlap it would hold
   // X and Y together (32 KiB, worse than X + the middle); with Y's row r written over X's row r
