@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "graph/in_place.h"
 #include "graph/pad_fold.h"
 #include "graph/schedule.h"
 #include "graph/stream.h"
@@ -304,6 +305,42 @@ TEST(StreamOverlap, OutputOverInputGivesTheSameBytesAndTheHandDerivedHead) {
   std::string error;
   Record(Streamed(Block(false, 8, 2, 4, 4), {{0, 3}}, 8), &error);
   EXPECT_NE(error.find("16-multiple offset"), std::string::npos) << error;
+}
+
+TEST(StreamOverlap, StacksOnAQuantizeRunningOverItsFloatInput) {
+  // float [1,16,8,8] -> QUANTIZE in place (its int8 output on the float input's first quarter,
+  // the rest tied above it) -> conv 3x3 s2 + depthwise streamed with the output over the int8
+  // tensor -> conv 1x1. The planner stacks three parts: the depthwise's output (128 B, from step
+  // 0), the int8 tensor's rest (1024 - 128 = 896 B, until the stream ends), the float input's
+  // rest (3072 B, until the QUANTIZE).
+  Builder b(false);
+  const int32_t in = b.FloatActivation("input", {1, 16, 8, 8});
+  int32_t x = b.Quantize(in);
+  x = b.Conv(x, 4, 3, 2, true);
+  x = b.Depthwise(x, 3, 1, true);
+  const auto model = b.Finish({in}, {b.Conv(x, 4, 1, 1, true)});
+  std::string error;
+  const auto want = RunModel(model, &error);
+  ASSERT_FALSE(want.empty()) << error;
+  auto g = model::ReadGraph(model.data(), model.size());
+  ASSERT_TRUE(g.ok());
+  ASSERT_EQ(graph::MarkInPlace(**g).applied, 2);  // the QUANTIZE and the depthwise: keep the first
+  std::vector<graph::ScheduledPad> records = graph::ReadSchedule(**g);
+  records.erase(std::remove_if(records.begin(), records.end(),
+                               [&](const graph::ScheduledPad& p) { return p.op != (*g)->subgraphs[0]->operators[0].get(); }),
+                records.end());
+  ASSERT_EQ(records.size(), 1u);
+  graph::WriteSchedule(**g, records);
+  auto marked = model::WriteGraph(**g);
+  ASSERT_TRUE(marked.ok());
+  const auto streamed = Streamed(*marked, {{1, 2}}, 0);
+  EXPECT_EQ(RunModel(streamed, &error), want) << error;
+  const rt::MemoryRecord r = Record(streamed);
+  EXPECT_EQ(r.in_place_ops, 1u);
+  EXPECT_EQ(r.stream_overlaps, 1u);
+  // The float input (4096 B) is the peak either way; the window (48 B) and the last output go
+  // over its dead rest.
+  EXPECT_EQ(r.head_bytes, 4096u);
 }
 
 TEST(StreamOverlap, IgnoredWhereTheInputLivesOn) {
