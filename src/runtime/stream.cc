@@ -17,6 +17,15 @@ bool Rank4Batch1(const tfl::Tensor& t) {
   return rules::Size(t.shape()) == 4 && t.shape()->Get(0) == 1 && t.shape()->Get(1) > 0;
 }
 
+// True when buffer b is tied above another (rules/greedy.h `above`).
+bool Tied(const uint16_t* above, uint32_t n, uint32_t b) {
+  if (above == nullptr) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (above[i] == b) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 StatusCode StreamRowsOf(const BoundModel& model, uint32_t op_index, StreamOpRows* r, ErrorText* error) {
@@ -224,23 +233,6 @@ StatusCode PlanStreams(const BoundModel& model, const uint32_t* planned, uint32_
   }
   return StatusCode::kOk;
 }
-
-}  // namespace arenaplan::rt
-
-namespace arenaplan::rt {
-
-namespace {
-
-// True when buffer b is tied above another (rules/greedy.h `above`).
-bool Tied(const uint16_t* above, uint32_t n, uint32_t b) {
-  if (above == nullptr) return false;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (above[i] == b) return true;
-  }
-  return false;
-}
-
-}  // namespace
 
 StatusCode OverlapStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, PlanBuffer* bufs,
                           uint32_t n, const uint32_t* in_place, uint32_t num_in_place, Arena* arena, uint16_t** above,
