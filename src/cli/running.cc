@@ -51,16 +51,34 @@ plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index
 
 std::vector<plan::Tie> RecordedTies(const RecordedPlan& r, const std::vector<int64_t>& index) {
   std::vector<plan::Tie> ties;
-  for (uint32_t i = 0; i < r.copy.count && r.copy.above != nullptr; ++i) {
-    const uint16_t j = r.copy.above[i];
-    if (j == 0xFFFFu) continue;
-    // Both parts have bytes (the runtime splits only a bigger input); a zero-byte part would be
-    // left out of the problem and the tie would fail the runtime's check, never pass silently.
-    if (j < r.copy.count && index[i] >= 0 && index[j] >= 0) {
-      ties.push_back(plan::Tie{static_cast<size_t>(index[i]), static_cast<size_t>(index[j])});
-    }
+  const uint32_t n = r.copy.count;
+  for (uint32_t i = 0; i < n && r.copy.above != nullptr; ++i) {
+    if (index[i] < 0) continue;
+    uint32_t j = r.copy.above[i];
+    // Through zero-byte parts (a stream's input wholly under its output): they occupy nothing, so
+    // the part above one sits directly on the part below it. The runtime refuses cycles.
+    for (uint32_t hops = 0; j < n && index[j] < 0 && hops < n; ++hops) j = r.copy.above[j];
+    if (j < n && index[j] >= 0) ties.push_back(plan::Tie{static_cast<size_t>(index[i]), static_cast<size_t>(index[j])});
   }
   return ties;
+}
+
+void PlaceZeroByteTieParts(const RecordedPlan& r, std::vector<int32_t>* offsets, std::vector<uint8_t>* regions) {
+  const uint32_t n = r.copy.count;
+  if (r.copy.above == nullptr) return;
+  std::vector<bool> upper(n, false);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (r.copy.above[i] < n) upper[r.copy.above[i]] = true;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    if (upper[i]) continue;  // each stack from its bottom
+    uint32_t hops = 0;
+    for (uint32_t k = i, j = r.copy.above[i]; j < n && hops < n; k = j, j = r.copy.above[j], ++hops) {
+      if (r.problem[j].size != 0) continue;
+      (*offsets)[j] = (*offsets)[k] + static_cast<int32_t>(r.problem[k].size);  // both within the plan's height
+      if (regions != nullptr) (*regions)[j] = (*regions)[k];
+    }
+  }
 }
 
 namespace {
@@ -78,6 +96,7 @@ Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& 
   for (uint32_t i = 0; i < r.copy.count; ++i) {
     if (index[i] >= 0) offsets[i] = static_cast<int32_t>(planned->plan.offsets[static_cast<size_t>(index[i])]);
   }
+  PlaceZeroByteTieParts(r, &offsets, nullptr);
   *head = static_cast<uint32_t>(planned->plan.height);
   // `best` is the lowest plan of its portfolio, tflm-greedy's included. With ties the host plans
   // each pair as one block (plan/ties.h), while the runtime's own tflm-greedy places the pair as
@@ -90,6 +109,7 @@ Result<std::vector<int32_t>> HostPlan(const RecordedPlan& r, const std::string& 
     const plan::Bytes height = plan::PlanHeight(problem, own);
     if (height < planned->plan.height) {
       for (uint32_t i = 0; i < r.copy.count; ++i) offsets[i] = index[i] >= 0 ? r.offsets[i] : 0;
+      PlaceZeroByteTieParts(r, &offsets, nullptr);
       *head = static_cast<uint32_t>(height);
     }
   }

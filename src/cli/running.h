@@ -88,8 +88,12 @@ Status SetUpPlan(const std::vector<uint8_t>& model, const rt::OpResolver& kernel
 // The recorded buffers as a plain problem; zero-byte buffers (which occupy nothing) are left out,
 // `index[i]` is the problem buffer of runtime buffer i or -1.
 plan::Problem RecordedProblem(const RecordedPlan& r, std::vector<int64_t>* index);
-// The recorded ties (an in-place QUANTIZE's split input) between buffers of that problem.
+// The recorded ties (an in-place QUANTIZE's or a stream's split input) between buffers of that
+// problem; a zero-byte part of a stack is not in it, so the part above it is tied to the one below.
 std::vector<plan::Tie> RecordedTies(const RecordedPlan& r, const std::vector<int64_t>& index);
+// Zero-byte parts of tie stacks put where the runtime's check wants them: at the end of the part
+// below, in its region (`regions` optional). Parts with bytes already sit there (ties kept).
+void PlaceZeroByteTieParts(const RecordedPlan& r, std::vector<int32_t>* offsets, std::vector<uint8_t>* regions);
 // The plan the runtime used, checked by the independent verifier (ties included).
 Status VerifyRecorded(const RecordedPlan& r);
 

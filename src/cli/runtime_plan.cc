@@ -76,7 +76,7 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
   if (s != rt::StatusCode::kOk) return StatusOf(s, error.c_str());
   std::vector<int64_t> index;
   const plan::Problem recorded = RecordedProblem(*p->recorded, &index);
-  // A tied pair (an in-place QUANTIZE's split input) is one buffer of the region problem, so it
+  // A tie stack (an in-place QUANTIZE's or a stream's split input) is one buffer of the region problem, so it
   // lands in one region in one piece, as the runtime's check of the compiled plan requires.
   const std::vector<plan::Tie> ties = RecordedTies(*p->recorded, index);
   ARENAPLAN_RETURN_IF_ERROR(plan::ValidateTies(recorded, ties));
@@ -106,6 +106,7 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
     rr->offsets[i] = static_cast<int32_t>(rr->plan.offsets[static_cast<size_t>(index[i])] + delta[i]);
     rr->regions[i] = static_cast<uint8_t>(rr->plan.region[static_cast<size_t>(index[i])]);
   }
+  PlaceZeroByteTieParts(*p->recorded, &rr->offsets, &rr->regions);
   return Status::Ok();
 }
 

@@ -78,6 +78,26 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
       for (auto& b : lifetimes->buffers)
         if (b.subgraph == 0 && b.tensor == t && t >= 0) b.size = StreamWindowBytes(g, static_cast<int32_t>(j));
     }
+    // Output over input (the runtime's OverlapStreams): where X dies at the segment, Y's bytes
+    // live from X's first step and X keeps only what lies above them.
+    if (r.stream_overlap < 0 || to > static_cast<int64_t>(ops.size()) || r.op->inputs.empty()) continue;
+    const auto& last = ops[static_cast<size_t>(to - 1)];
+    if (last->outputs.size() != 1) continue;
+    int32_t xt = r.op->inputs[0];
+    for (const auto& a : owner)
+      if (a.first == xt) xt = a.second;
+    auto find = [&](int32_t t) {
+      return std::find_if(lifetimes->buffers.begin(), lifetimes->buffers.end(),
+                          [&](const lifetime::BufferLifetime& b) { return b.subgraph == 0 && b.tensor == t; });
+    };
+    auto x = find(xt), y = find(last->outputs[0]);
+    if (x == lifetimes->buffers.end() || y == lifetimes->buffers.end() || x == y || x->size == 0 || y->size == 0 ||
+        x->last != to || y->first != from || x->offline_offset >= 0 || y->offline_offset >= 0 ||
+        static_cast<uint64_t>(r.stream_overlap) >= y->size)
+      continue;
+    const uint64_t top = static_cast<uint64_t>(r.stream_overlap) + x->size;
+    y->first = x->first;
+    x->size = top > y->size ? top - y->size : 0;
   }
   MemoryProfile p;
   p.macs = GraphMacs(g);

@@ -68,13 +68,14 @@ std::string Describe(const model::Graph& g, const Prefix& p, PatchGrid grid, int
 // A candidate as it is measured and written: with explicit padding its PADs folded (pad_fold.h),
 // its depthwise convolutions marked in place (in_place.h) and its convolution chains cut into
 // stream segments (stream.h), what that did in *report when given.
+// overlap: stream segments may write their output over their input (stream.h).
 Result<std::vector<uint8_t>> Lowered(const std::vector<uint8_t>& bytes, const OptimizeOptions& o,
-                                     PassReport* report = nullptr) {
+                                     PassReport* report = nullptr, bool overlap = true) {
   if (!o.explicit_padding) return bytes;
   auto g = model::ReadGraph(bytes.data(), bytes.size());
   if (!g.ok()) return g.status();
   PassReport pass = FoldPadsExplicit(**g);
-  for (const PassReport& more : {MarkInPlace(**g), o.streams ? MarkStreams(**g) : PassReport{}}) {
+  for (const PassReport& more : {MarkInPlace(**g), o.streams ? MarkStreams(**g, overlap) : PassReport{}}) {
     pass.done.insert(pass.done.end(), more.done.begin(), more.done.end());
     pass.skipped.insert(pass.skipped.end(), more.skipped.begin(), more.skipped.end());
     pass.applied += more.applied;
@@ -84,12 +85,24 @@ Result<std::vector<uint8_t>> Lowered(const std::vector<uint8_t>& bytes, const Op
   return model::WriteGraph(**g);
 }
 
-// Lowered, then measured.
+// Lowered, then measured; with streams both with and without outputs over inputs (the split
+// pairs lower the live bytes but can leave the placement a gap elsewhere), the smaller total
+// kept (*overlap says which).
 Result<Figures> Measure(const std::vector<uint8_t>& bytes, const OptimizeOptions& o, const Evaluator& evaluate,
-                        bool final) {
+                        bool final, bool* overlap = nullptr) {
   auto lowered = Lowered(bytes, o);
   if (!lowered.ok()) return lowered.status();
-  return evaluate(*lowered, final);
+  auto f = evaluate(*lowered, final);
+  if (overlap != nullptr) *overlap = true;
+  if (!o.explicit_padding || !o.streams) return f;
+  auto plain = Lowered(bytes, o, nullptr, false);
+  if (!plain.ok() || *plain == *lowered) return f;
+  auto g = evaluate(*plain, final);
+  if (g.ok() && (!f.ok() || g->min_arena < f->min_arena)) {
+    if (overlap != nullptr) *overlap = false;
+    return g;
+  }
+  return f;
 }
 
 // Tries the grids on one segment, coarse to fine, until the extra MACs pass the limit or the
@@ -240,7 +253,9 @@ Result<OptimizeResult> Optimize(
                         (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
   r.rewrites.insert(r.rewrites.end(), best.what.begin(), best.what.end());
   PassReport lowering;
-  auto lowered = Lowered(best.bytes, o, &lowering);
+  bool overlap = true;
+  if (!Measure(best.bytes, o, evaluate, true, &overlap).ok()) overlap = true;
+  auto lowered = Lowered(best.bytes, o, &lowering, overlap);
   if (!lowered.ok()) return lowered.status();
   r.rewrites.insert(r.rewrites.end(), lowering.done.begin(), lowering.done.end());
   r.skipped.insert(r.skipped.end(), lowering.skipped.begin(), lowering.skipped.end());

@@ -36,7 +36,10 @@ std::vector<ScheduledPad> ReadSchedule(const model::Graph& g) {
       p.subgraph = s;
       p.op = g.subgraphs[static_cast<size_t>(s)]->operators[static_cast<size_t>(op)].get();
       p.in_place = word(w + 2) == static_cast<int32_t>(rules::ScheduleKind::kInPlace);
-      if (word(w + 2) == static_cast<int32_t>(rules::ScheduleKind::kStream)) p.stream_ops = word(w + 3);
+      if (word(w + 2) == static_cast<int32_t>(rules::ScheduleKind::kStream)) {
+        p.stream_ops = word(w + 3);
+        p.stream_overlap = word(w + 4) == 1 ? word(w + 5) : -1;
+      }
       p.pad = ExplicitPad{word(w + 3), word(w + 4), word(w + 5), word(w + 6), word(w + 7)};
       out.push_back(p);
     }
@@ -55,7 +58,9 @@ void WriteSchedule(model::Graph& g, const std::vector<ScheduledPad>& pads) {
     if (it == ops.end()) continue;
     const int32_t op = static_cast<int32_t>(it - ops.begin());
     if (p.stream_ops > 0) {
-      records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kStream), p.stream_ops, 0, 0, 0, 0});
+      const bool overlap = p.stream_overlap >= 0;
+      records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kStream), p.stream_ops,
+                         overlap ? 1 : 0, overlap ? p.stream_overlap : 0, 0, 0});
     } else if (p.in_place) {
       records.push_back({p.subgraph, op, static_cast<int32_t>(rules::ScheduleKind::kInPlace), 0, 0, 0, 0, 0});
     } else {

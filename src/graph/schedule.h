@@ -22,6 +22,7 @@ struct ScheduledPad {
   ExplicitPad pad;
   bool in_place = false;  // a kInPlace record (pad unused) instead of explicit padding
   int32_t stream_ops = 0;  // > 0: a kStream record of this many ops from op (pad, in_place unused)
+  int32_t stream_overlap = -1;  // >= 0: its output may be written over its input, which starts this many bytes above
 };
 
 // The graph's schedule, ops resolved to the graph's operators (records naming no op are dropped).

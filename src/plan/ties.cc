@@ -8,19 +8,36 @@ namespace arenaplan::plan {
 
 Status ValidateTies(const Problem& problem, const std::vector<Tie>& ties) {
   const size_t n = problem.buffers.size();
-  std::vector<bool> used(n, false);
+  std::vector<size_t> on(n, n);  // on[lower] = upper
+  std::vector<bool> upper(n, false);
   for (const Tie& t : ties) {
     const std::string what = "tie of buffer " + std::to_string(t.above) + " on buffer " + std::to_string(t.below);
     if (t.below >= n || t.above >= n || t.below == t.above) return InvalidArgument(what + ": no such pair");
-    if (used[t.below] || used[t.above]) return InvalidArgument(what + ": a buffer is in two ties");
-    used[t.below] = used[t.above] = true;
-    const Buffer& lo = problem.buffers[t.below];
-    const Buffer& hi = problem.buffers[t.above];
-    if (lo.fixed() || hi.fixed()) return InvalidArgument(what + ": tied buffers cannot have fixed offsets");
-    if (lo.alignment <= 0 || hi.alignment <= 0 || lo.alignment % hi.alignment != 0 || lo.size % hi.alignment != 0) {
-      return InvalidArgument(what + ": the upper buffer's alignment must divide the lower one's alignment and size");
+    if (on[t.below] != n) return InvalidArgument(what + ": buffer " + std::to_string(t.below) + " already has one on it");
+    if (upper[t.above]) return InvalidArgument(what + ": buffer " + std::to_string(t.above) + " already sits on one");
+    on[t.below] = t.above;
+    upper[t.above] = true;
+    if (problem.buffers[t.below].fixed() || problem.buffers[t.above].fixed()) {
+      return InvalidArgument(what + ": tied buffers cannot have fixed offsets");
     }
   }
+  // Each stack from its bottom: every part's alignment divides the bottom's alignment and the
+  // part's offset within the stack (so the bottom's alignment carries over to every part).
+  size_t visited = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (upper[i]) continue;
+    const Bytes align = problem.buffers[i].alignment;
+    Bytes delta = 0;
+    for (size_t j = i; j != n; j = on[j]) {
+      ++visited;
+      const Bytes a = problem.buffers[j].alignment;
+      if (a <= 0 || align % a != 0 || delta % a != 0) {
+        return InvalidArgument("tie of buffer " + std::to_string(j) + ": its alignment must divide the stack's alignment and its offset in the stack");
+      }
+      delta += problem.buffers[j].size;
+    }
+  }
+  if (visited != n) return InvalidArgument("ties form a cycle");
   return Status::Ok();
 }
 
@@ -37,14 +54,14 @@ MergedTies MergeTies(const Problem& problem, const std::vector<Tie>& ties) {
   m.index.assign(n, 0);
   m.delta.assign(n, 0);
   for (size_t i = 0; i < n; ++i) {
-    if (upper[i]) continue;
+    if (upper[i]) continue;  // stacks are merged from their bottom (ties validated: no cycles)
     Buffer b = problem.buffers[i];
     m.index[i] = m.problem.buffers.size();
-    if (on[i] != n) {
-      const Buffer& u = problem.buffers[on[i]];
-      m.index[on[i]] = m.index[i];
-      m.delta[on[i]] = b.size;
-      b.size += u.size;  // both below kMaxTotalBytes (ValidateProblem)
+    for (size_t j = on[i]; j != n; j = on[j]) {
+      const Buffer& u = problem.buffers[j];
+      m.index[j] = m.index[i];
+      m.delta[j] = b.size;
+      b.size += u.size;  // a stack of a tensor's parts: below kMaxTotalBytes (ValidateProblem)
       b.first = std::min(b.first, u.first);
       b.last = std::max(b.last, u.last);
     }

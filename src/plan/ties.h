@@ -23,13 +23,15 @@ struct Tie {
   size_t above = 0;
 };
 
-// Each buffer in at most one tie, indices in range, both buffers unfixed, and the upper buffer's
-// alignment dividing the lower one's alignment and size (so the lower offset's alignment carries
-// over). InvalidArgument naming the buffers. O(n + ties).
+// Ties may stack (a buffer both on one and under another: a stream's output under the rest of a
+// QUANTIZE's output under the rest of its float input), never in a cycle; each buffer at most once
+// below and once above, indices in range, tied buffers unfixed, and every part's alignment
+// dividing the stack's bottom alignment and the part's offset in the stack (so the bottom's
+// alignment carries over). InvalidArgument naming the buffers. O(n + ties).
 Status ValidateTies(const Problem& problem, const std::vector<Tie>& ties);
 
-// The problem with each tied pair merged into one buffer (at the lower buffer's place; the upper
-// one dropped). index[i] = the merged buffer holding buffer i, delta[i] = i's offset within it.
+// The problem with each stack of tied buffers merged into one buffer (at the bottom buffer's
+// place; the others dropped). index[i] = the merged buffer holding buffer i, delta[i] = i's offset within it.
 struct MergedTies {
   Problem problem;
   std::vector<size_t> index;

@@ -9,9 +9,11 @@ constexpr uint16_t kEnd = 0xFFFFu;
 
 bool Overlap(const PlanBuffer& a, const PlanBuffer& b) { return !(a.first > b.last || b.first > a.last); }
 
-// Bytes buffer i takes when ordered: its own, plus a tied buffer's above it.
+// Bytes buffer i takes when ordered: its own, plus those of the stack tied above it.
 uint64_t OrderSize(const PlanBuffer* bufs, const uint16_t* above, uint16_t i) {
-  return bufs[i].size + (above != nullptr && above[i] != kEnd ? uint64_t{bufs[above[i]].size} : 0);
+  uint64_t size = bufs[i].size;
+  for (uint16_t t = above != nullptr ? above[i] : kEnd; t != kEnd; t = above[t]) size += bufs[t].size;
+  return size;
 }
 
 // Online buffer i goes before online buffer j: bigger first, later-added first among equals.
@@ -66,22 +68,28 @@ int64_t Choose(const PlanBuffer* bufs, const PlanBuffer& b, uint16_t list, const
   return rule == GapRule::kBestFit && best >= 0 ? best : cand;
 }
 
-// The lowest aligned offset for b with buffer t tied above it: a placed buffer live with b must
-// lie outside [c, c + b.size), one live with t outside [c + b.size, c + b.size + t.size). Since t's
-// lifetime lies within b's, a conflict at c persists up to the neighbour's end, so moving there
-// and rescanning until nothing conflicts gives the lowest fit. O(placed^2) in the worst case.
-int64_t ChooseTied(const PlanBuffer* bufs, const PlanBuffer& b, const PlanBuffer& t, uint16_t list,
-                   const uint16_t* next, int64_t alignment) {
+// The lowest aligned offset for the stack from buffer b up (each part directly above the one
+// below, its lifetime within that one's): a placed buffer live with a part must lie outside that
+// part's bytes. Lifetimes nest, so a buffer live with a part is live with every part below it,
+// and a conflict at c persists up to the neighbour's end: moving there and rescanning until
+// nothing conflicts gives the lowest fit. O(placed^2 x stack height) in the worst case.
+int64_t ChooseTied(const PlanBuffer* bufs, uint16_t b, const uint16_t* above, uint16_t list, const uint16_t* next,
+                   int64_t alignment) {
   int64_t cand = 0;
   for (bool moved = true; moved;) {
     moved = false;
     for (uint16_t p = list; p != kEnd; p = next[p]) {
       const PlanBuffer& q = bufs[p];
       const int64_t lo = static_cast<int64_t>(q.offset), hi = lo + q.size;
-      const bool hits_b = Overlap(b, q) && hi > cand && lo < cand + static_cast<int64_t>(b.size);
-      const int64_t t_lo = cand + static_cast<int64_t>(b.size);
-      const bool hits_t = Overlap(t, q) && hi > t_lo && lo < t_lo + static_cast<int64_t>(t.size);
-      if (q.size == 0 || (!hits_b && !hits_t)) continue;
+      if (q.size == 0) continue;
+      bool hits = false;
+      int64_t part_lo = cand;
+      for (uint16_t t = b; t != kEnd && !hits; t = above[t]) {
+        const int64_t part_hi = part_lo + static_cast<int64_t>(bufs[t].size);
+        hits = bufs[t].size > 0 && Overlap(bufs[t], q) && hi > part_lo && lo < part_hi;
+        part_lo = part_hi;
+      }
+      if (!hits) continue;
       cand = arenaplan::AlignUp<int64_t>(hi, alignment);
       moved = true;
     }
@@ -120,11 +128,23 @@ StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRul
       const uint16_t t = above[i];
       if (t == kEnd) continue;
       if (t >= n || t == i || bufs[i].offset != kOnline || bufs[t].offset != kOnline || next[t] != 0 ||
-          bufs[t].first < bufs[i].first || bufs[t].last > bufs[i].last || above[t] != kEnd) {
+          bufs[t].first < bufs[i].first || bufs[t].last > bufs[i].last) {
         SetError(error, "buffer %u cannot be tied above buffer %u", t, i);
         return StatusCode::kBadArgument;
       }
       next[t] = 1;
+    }
+    // Every stack starts at an untied buffer: a cycle of ties has none (each buffer is tied at
+    // most once, so a walk from a base visits each buffer once).
+    uint32_t reached = 0, tied = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      tied += next[i];
+      if (next[i] != 0) continue;
+      for (uint16_t t = above[i]; t != kEnd && reached <= n; t = above[t]) ++reached;
+    }
+    if (reached != tied) {
+      SetError(error, "tied buffers form a cycle");
+      return StatusCode::kBadArgument;
     }
   }
   uint32_t count = 0;
@@ -136,10 +156,9 @@ StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRul
     PlanBuffer& b = bufs[id];
     const uint16_t tied = k >= fixed && above != nullptr ? above[id] : kEnd;
     if (k >= fixed) {
-      const int64_t offset = tied != kEnd ? ChooseTied(bufs, b, bufs[tied], list, next, align)
+      const int64_t offset = tied != kEnd ? ChooseTied(bufs, id, above, list, next, align)
                                           : Choose(bufs, b, list, next, align, rule);
-      const uint64_t extent = b.size + (tied != kEnd ? uint64_t{bufs[tied].size} : 0);
-      if (static_cast<uint64_t>(offset) + extent > 0x7FFFFFFF) {
+      if (static_cast<uint64_t>(offset) + OrderSize(bufs, above, id) > 0x7FFFFFFF) {
         SetError(error, "plan exceeds 2 GiB");
         return StatusCode::kArenaFull;
       }
@@ -147,10 +166,10 @@ StatusCode PlaceBuffers(PlanBuffer* bufs, uint32_t n, uint32_t alignment, GapRul
     }
     Insert(bufs, id, &list, next);
     uint64_t end = static_cast<uint64_t>(b.offset) + b.size;
-    if (tied != kEnd) {
-      bufs[tied].offset = static_cast<int32_t>(end);
-      Insert(bufs, tied, &list, next);
-      end += bufs[tied].size;
+    for (uint16_t t = tied; t != kEnd; t = above[t]) {
+      bufs[t].offset = static_cast<int32_t>(end);
+      Insert(bufs, t, &list, next);
+      end += bufs[t].size;
     }
     if (end > top) top = end;
   }

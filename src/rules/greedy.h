@@ -15,10 +15,12 @@
 //          of the alignment (TFLM would misalign the next buffer).
 // Tied buffers (`above`, optional): above[i] = j (else 0xFFFF) places online buffer j directly
 // above online buffer i (offset_j = offset_i + size_i) — one tensor split into a long-lived part i
-// and a shorter-lived rest j (lifetime_j within lifetime_i), as an in-place narrowing op leaves it
-// (runtime/head_planning.h). The pair is ordered by its combined size and placed at the lowest
-// aligned offset where neither part meets a placed buffer live with it (first fit, under either
-// rule); j is then never ordered on its own.
+// and a shorter-lived rest j (lifetime_j within lifetime_i), as an in-place narrowing op or a
+// stream writing its output over its input leaves it (runtime/head_planning.h, runtime/stream.h).
+// j may have a buffer tied above it in turn (a stack; each buffer tied at most once, no cycles).
+// The stack is ordered by its combined size and placed at the lowest aligned offset where no part
+// meets a placed buffer live with it (first fit, under either rule); tied buffers are never
+// ordered on their own.
 // Fixed buffers stay where they are, overlapping or not. O(n^2) time, and no memory beyond the
 // two uint16 arrays given (20 bytes per buffer in all, against TFLM's 32-byte AllocationInfo +
 // 40-byte planner memory). The host's plan/tflm_greedy.h computes the same offsets in

@@ -1,5 +1,7 @@
 #include "rules/schedule.h"
 
+#include "rules/limits.h"
+
 #include <cstring>
 
 namespace arenaplan::rules {
@@ -84,10 +86,12 @@ StatusCode DecodeSchedule(const uint8_t* data, uint64_t size, const uint32_t* op
     }
     if (r.kind == ScheduleKind::kStream) {
       const uint32_t ops = op_base[r.subgraph + 1] - op_base[r.subgraph];
-      if (r.a < 2 || static_cast<uint32_t>(r.a) > ops - static_cast<uint32_t>(r.op) || r.b != 0 || r.c != 0 ||
-          r.d != 0 || r.value != 0) {
-        SetError(error, "schedule: record %u (subgraph %d, op %d): a stream of %d ops (needs 2 .. the ops left, b..value 0)",
-                 i, r.subgraph, r.op, r.a);
+      if (r.a < 2 || static_cast<uint32_t>(r.a) > ops - static_cast<uint32_t>(r.op) || r.b > 1 ||
+          (r.b == 0 && r.c != 0) || r.c % static_cast<int32_t>(kBufferAlignment) != 0 || r.d != 0 || r.value != 0) {
+        SetError(error,
+                 "schedule: record %u (subgraph %d, op %d): a stream of %d ops, overlap %d at %d (needs 2 .. the ops "
+                 "left, overlap 0 or 1, a 16-multiple offset only with overlap 1, d and value 0)",
+                 i, r.subgraph, r.op, r.a, r.b, r.c);
         return StatusCode::kInvalidModel;
       }
     }

@@ -26,7 +26,10 @@
 //     DEPTHWISE_CONV_2D, AVERAGE_POOL_2D and MAX_POOL_2D that the runtime runs row by row: each
 //     intermediate tensor is kept as a window of the rows its reader's kernel spans
 //     (runtime/stream.h), so nothing is recomputed and the whole intermediates never exist.
-//     b..value are 0.
+//     b = 1: the output may be written over the input's rows op 0 no longer reads, the input
+//     starting c bytes (a multiple of 16) above the output in one buffer; the runtime checks c
+//     against the rows' order (runtime/stream.h) and uses it where the input dies at the segment.
+//     b = 0: two buffers, c = 0. d and value are 0.
 // Checked as the runtime relies on them: records sorted strictly by (subgraph, op, kind), every
 // subgraph / op in range, a known kind, amounts >= 0 (in place: all 0), explicit padding only on
 // CONV_2D and DEPTHWISE_CONV_2D, in place only on DEPTHWISE_CONV_2D, ADD, SUB, MUL and QUANTIZE,

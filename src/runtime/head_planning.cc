@@ -140,8 +140,8 @@ StatusCode ApplyCompiledPlan(const Pass& p, const CompiledPlan& plan, ErrorText*
   return CheckPlan(p.bufs, n, plan.head_bytes, "compiled plan", error);
 }
 
-// A tied pair (AliasInPlace's split QUANTIZE input) is one tensor's bytes: a compiled plan must
-// keep the rest directly on the output's part, in one region (`regions`: the plan's, or nullptr).
+// A tied pair (AliasInPlace's split QUANTIZE input, OverlapStreams' split stream input) is one
+// tensor's bytes: a compiled plan must keep the upper part directly on the lower, in one region (`regions`: the plan's, or nullptr).
 // Offsets are final (virtual for regions). O(buffers).
 StatusCode CheckTies(const Pass& p, const uint16_t* above, const uint8_t* regions, ErrorText* error) {
   if (above == nullptr) return StatusCode::kOk;
@@ -152,8 +152,8 @@ StatusCode CheckTies(const Pass& p, const uint16_t* above, const uint8_t* region
     const uint64_t want = static_cast<uint64_t>(p.bufs[i].offset) + p.bufs[i].size;
     if (static_cast<uint64_t>(p.bufs[j].offset) == want && (regions == nullptr || regions[i] == regions[j])) continue;
     SetError(error,
-             "compiled plan: buffer %u (tensor %u, the rest of an in-place QUANTIZE's input) must start at %llu, "
-             "directly on buffer %u (tensor %u, its output), in its region; it starts at %d",
+             "compiled plan: buffer %u (tensor %u, the upper part of a split buffer: an in-place QUANTIZE's or a "
+             "stream's input) must start at %llu, directly on buffer %u (tensor %u), in its region; it starts at %d",
              static_cast<unsigned>(j), static_cast<unsigned>(planned[j]), static_cast<unsigned long long>(want),
              static_cast<unsigned>(i), static_cast<unsigned>(planned[i]), static_cast<int>(p.bufs[j].offset));
     return StatusCode::kBadArgument;
@@ -389,17 +389,35 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
   uint32_t* aliases = nullptr;
   uint32_t num_aliases = 0;
   uint16_t* above = nullptr;
+  uint32_t* overlaps = nullptr;
+  uint32_t num_overlaps = 0;
   // Online and compiled plans alike: a compiled plan is a plan of this same problem (the host
   // plans the problem PlanCopy records), so it is checked against it, ties included. A model's
   // offline plan was made for the plain lifetimes and keeps them.
   if (!offline.present()) {
     RT_RETURN_IF_ERROR(AliasInPlace(p, arena, &aliases, &num_aliases, &above, error));
+    uint32_t streams = 0;
+    for (uint32_t i = 0; i < model.schedule.count; ++i) {
+      streams += rules::ScheduleAt(model.schedule, i).kind == rules::ScheduleKind::kStream;
+    }
+    if (streams > 0) {
+      RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 12 * streams, 4, &off, error, "stream overlaps"));
+      overlaps = reinterpret_cast<uint32_t*>(ArenaPtr(*arena, off));
+      RT_RETURN_IF_ERROR(OverlapStreams(model, planned, p.num_tensors, p.bufs, n, aliases, num_aliases, arena, &above,
+                                        overlaps, &num_overlaps, error));
+    }
   }
   uint32_t head = 0;
   if (options.plan_copy != nullptr) CopyPlan(p, false, above, options.plan_copy);
   RT_RETURN_IF_ERROR(Place(p, options, *arena, record, above, &head, error));
   if (options.plan_copy != nullptr) CopyPlan(p, true, above, options.plan_copy);
   AssignOffsets(p);
+  // Streams first (an in-place alias below may name a stream's X as its owner), the last segment
+  // first (its Y fixes its X, which may be an earlier segment's Y).
+  for (uint32_t k = num_overlaps; k-- > 0;) {
+    const uint32_t x = overlaps[3 * k], y = overlaps[3 * k + 1];
+    p.tables->tensor_offset[x] = p.tables->tensor_offset[y] + overlaps[3 * k + 2];
+  }
   for (uint32_t k = 0; k < num_aliases; ++k) {
     const uint32_t x = aliases[3 * k], y = aliases[3 * k + 1];
     if (aliases[3 * k + 2] != 0) {
@@ -409,6 +427,7 @@ StatusCode PlanHead(const BoundModel& model, const InterpreterOptions& options, 
     }
   }
   record->in_place_ops = num_aliases;
+  record->stream_overlaps = num_overlaps;
   record->planning_temp_bytes = arena->temp - arena->head;
   record->planned_buffers = n;
   record->scratch_requests = num_requests;

@@ -137,6 +137,7 @@ struct MemoryRecord {
   uint32_t planned_buffers = 0;       // tensors + scratch buffers placed in the head
   uint32_t scratch_requests = 0;
   uint32_t in_place_ops = 0;  // ops whose output shares its input's buffer (schedule, kInPlace)
+  uint32_t stream_overlaps = 0;  // stream segments whose output shares their input's buffer (kStream, b = 1)
   uint32_t min_arena_bytes = 0;  // smallest arena (16-aligned start) that works, exact
   // In a shared arena (shared_arena.h); min_arena_bytes is then the smallest window for this model.
   uint32_t shared_tail_bytes = 0;       // bytes of the shared arena its tail takes (tail rounded up to 16)

@@ -17,6 +17,15 @@ bool Rank4Batch1(const tfl::Tensor& t) {
   return rules::Size(t.shape()) == 4 && t.shape()->Get(0) == 1 && t.shape()->Get(1) > 0;
 }
 
+// True when buffer b is tied above another (rules/greedy.h `above`).
+bool Tied(const uint16_t* above, uint32_t n, uint32_t b) {
+  if (above == nullptr) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (above[i] == b) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 StatusCode StreamRowsOf(const BoundModel& model, uint32_t op_index, StreamOpRows* r, ErrorText* error) {
@@ -87,6 +96,43 @@ StatusCode StreamRowsOf(const BoundModel& model, uint32_t op_index, StreamOpRows
   return StatusCode::kOk;
 }
 
+bool StreamOverlapOffset(const StreamOpRows* rows, uint32_t n, uint64_t* x_offset, int32_t* y_row, int32_t* x_row) {
+  *x_offset = 0;
+  *y_row = *x_row = -1;
+  if (n < 1 || n > kMaxStreamOps) return false;
+  for (uint32_t j = 1; j < n; ++j) {
+    if (rows[j].in_h != rows[j - 1].out_h) return false;
+  }
+  // RunStream's order on counters: the latest op whose next output row has its input rows.
+  int32_t produced[kMaxStreamOps] = {};
+  const StreamOpRows& last = rows[n - 1];
+  int64_t need = 0;  // bytes Y's end may pass X's first byte still to be read, at most
+  while (produced[n - 1] < last.out_h) {
+    uint32_t j = n - 1;
+    while (j > 0 && produced[j - 1] < StreamRowsEnd(rows[j], produced[j])) --j;
+    if (produced[j] >= rows[j].out_h) return false;  // a malformed chain would loop
+    if (j + 1 == n) {
+      const int32_t oy = produced[j];
+      // op 0 still reads from the first row of its next output row on (rows only move forward).
+      int32_t first = rows[0].in_h;
+      if (produced[0] < rows[0].out_h) {
+        const int32_t b = StreamRowsBegin(rows[0], produced[0]);
+        first = b < first ? b : first;
+      }
+      const int64_t y_end = static_cast<int64_t>(oy + 1) * last.out_row_bytes;
+      const int64_t x_first = static_cast<int64_t>(first) * rows[0].in_row_bytes;
+      if (y_end - x_first > need) {
+        need = y_end - x_first;
+        *y_row = oy;
+        *x_row = first;
+      }
+    }
+    ++produced[j];
+  }
+  *x_offset = AlignUp<uint64_t>(static_cast<uint64_t>(need), rules::kBufferAlignment);
+  return true;
+}
+
 bool HasStreams(const rules::Schedule& s) {
   for (uint32_t k = 0; k < s.count; ++k) {
     if (rules::ScheduleAt(s, k).kind == rules::ScheduleKind::kStream) return true;
@@ -105,13 +151,14 @@ StatusCode CheckStreams(const BoundModel& model, const TailTables& tables, Error
       return StatusCode::kUnsupported;
     }
     const tfl::SubGraph& sg = model.subgraph(0);
+    StreamOpRows rows[kMaxStreamOps];
     for (uint32_t j = 0; j < n; ++j) {
       if (!KernelOf(model, tables, 0, first + j)->streams_rows) {
         SetError(error, "stream: the kernel of op %u (%s) cannot run row by row", first + j,
                  KernelOf(model, tables, 0, first + j)->name);
         return StatusCode::kUnsupported;
       }
-      StreamOpRows r;
+      StreamOpRows& r = rows[j];
       RT_RETURN_IF_ERROR(StreamRowsOf(model, first + j, &r, error));
       if (j == 0) continue;
       const int32_t t = r.input;  // the intermediate between op first + j - 1 and this op
@@ -134,6 +181,22 @@ StatusCode CheckStreams(const BoundModel& model, const TailTables& tables, Error
                  first, t, first + j - 1, first + j);
         return StatusCode::kInvalidModel;
       }
+    }
+    if (rec.b == 0) continue;
+    // Output over input: refused unless no output row lands on an input row op 0 has yet to read.
+    uint64_t need = 0;
+    int32_t y_row = -1, x_row = -1;
+    if (!StreamOverlapOffset(rows, n, &need, &y_row, &x_row)) {
+      SetError(error, "stream at op %u: the ops' row counts do not chain", first);
+      return StatusCode::kInvalidModel;
+    }
+    if (static_cast<uint64_t>(rec.c) < need) {
+      SetError(error,
+               "stream at op %u: output tensor %d at %d bytes below input tensor %d: its row %d would overwrite input "
+               "row %d before op %u reads it (needs %llu bytes)",
+               first, rows[n - 1].output, rec.c, rows[0].input, y_row, x_row, first,
+               static_cast<unsigned long long>(need));
+      return StatusCode::kInvalidModel;
     }
   }
   return StatusCode::kOk;
@@ -167,6 +230,62 @@ StatusCode PlanStreams(const BoundModel& model, const uint32_t* planned, uint32_
       const uint64_t window = static_cast<uint64_t>(StreamWindowRows(r)) * r.in_row_bytes;  // <= the whole tensor
       bufs[b].size = AlignUp<uint32_t>(static_cast<uint32_t>(window), rules::kBufferAlignment);
     }
+  }
+  return StatusCode::kOk;
+}
+
+StatusCode OverlapStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, PlanBuffer* bufs,
+                          uint32_t n, const uint32_t* in_place, uint32_t num_in_place, Arena* arena, uint16_t** above,
+                          uint32_t* overlaps, uint32_t* count, ErrorText* error) {
+  *count = 0;
+  const rules::Schedule& s = model.schedule;
+  for (uint32_t k = 0; k < s.count; ++k) {
+    const rules::ScheduleRecord rec = rules::ScheduleAt(s, k);
+    if (rec.kind != rules::ScheduleKind::kStream || rec.b == 0) continue;
+    StreamOpRows first, last;
+    RT_RETURN_IF_ERROR(StreamRowsOf(model, static_cast<uint32_t>(rec.op), &first, error));
+    RT_RETURN_IF_ERROR(StreamRowsOf(model, static_cast<uint32_t>(rec.op + rec.a - 1), &last, error));
+    uint32_t x = static_cast<uint32_t>(first.input);
+    const uint32_t y = static_cast<uint32_t>(last.output);
+    for (uint32_t a = 0; a < num_in_place; ++a) {  // X on an in-place op's input: that buffer holds it
+      if (in_place[3 * a + 1] == x && in_place[3 * a + 2] == 0) x = in_place[3 * a];
+    }
+    const int32_t bx = rules::PlannedBufferOf(planned, num_planned, x);
+    const int32_t by = rules::PlannedBufferOf(planned, num_planned, y);
+    if (bx < 0 || by < 0 || bx == by) continue;
+    PlanBuffer& in = bufs[bx];
+    PlanBuffer& out = bufs[by];
+    const int32_t from = rec.op + 1, to = rec.op + rec.a;  // the segment's steps (PlanStreams)
+    const uint32_t x_bytes = AlignUp<uint32_t>(static_cast<uint32_t>(rules::TensorBytes(model.tensor(x))),
+                                               rules::kBufferAlignment);
+    const uint32_t y_bytes = AlignUp<uint32_t>(static_cast<uint32_t>(rules::TensorBytes(model.tensor(y))),
+                                               rules::kBufferAlignment);
+    // Only what the mark assumes: both planned online at their own size, X dead after the
+    // segment (not read later, not kept), Y born with it, Y's buffer and X's not tied above
+    // another (X's may carry a stack: an earlier split), and an offset below |Y| (else no gain).
+    if (in.offset != rules::kOnline || out.offset != rules::kOnline || in.size != x_bytes || out.size != y_bytes ||
+        in.last != to || out.first != from || static_cast<uint32_t>(rec.c) >= y_bytes ||
+        Tied(*above, n, static_cast<uint32_t>(bx)) || Tied(*above, n, static_cast<uint32_t>(by)) ||
+        (*above != nullptr && (*above)[by] != 0xFFFFu)) {
+      continue;
+    }
+    if (*above == nullptr) {
+      uint32_t off = 0;
+      RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 2 * n, 2, &off, error, "tied buffers"));
+      *above = reinterpret_cast<uint16_t*>(ArenaPtr(*arena, off));
+      for (uint32_t b = 0; b < n; ++b) (*above)[b] = 0xFFFFu;
+    }
+    // Y's buffer becomes the long-lived bottom (its bytes hold X from X's first step, then Y),
+    // X's the rest above it (c + |X| - |Y| bytes, none when Y covers X), dying with X; whatever
+    // was tied above X's buffer stays above it.
+    const uint32_t top = static_cast<uint32_t>(rec.c) + x_bytes;  // rec.c < y_bytes: no overflow
+    out.first = in.first;
+    in.size = top > y_bytes ? top - y_bytes : 0;
+    (*above)[by] = static_cast<uint16_t>(bx);
+    overlaps[3 * *count] = x;
+    overlaps[3 * *count + 1] = y;
+    overlaps[3 * *count + 2] = static_cast<uint32_t>(rec.c);
+    ++*count;
   }
   return StatusCode::kOk;
 }

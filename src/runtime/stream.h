@@ -22,6 +22,15 @@
 // Requirements (checked at AllocateTensors, one-line messages): batch 1, rank-4 input 0 / output 0,
 // one output per op, each intermediate read only by the next op and not a model output, not kept,
 // at most kMaxStreamOps ops, kernels whose registration streams_rows.
+// Output over input (record b = 1, c = x_offset): X's rows that no later output row reads are
+// dead while the segment still runs, so Y may be written over them. The planner then lays Y at
+// the start of X's bytes less x_offset (Y's bytes from X's first step to Y's last, the rest of X
+// above them until X dies: OverlapStreams) where X dies at the segment and both are planned
+// online; otherwise two buffers, as without the mark. Safe because op 0 reads X by view while only the last op writes Y (from
+// its window): when Y's row r is written, op 0 has yet to read X's rows from
+// StreamRowsBegin(op 0, its next output row) on, and those bytes must lie above Y's row r end.
+// The smallest such offset comes from running the demand-driven row order on counters
+// (StreamOverlapOffset); a record asking for less is refused at AllocateTensors.
 // Cost: O(sum of rows x ops) bookkeeping on top of the kernels; the memmoves copy (R_j - 1) times
 // each intermediate's bytes.
 #pragma once
@@ -30,6 +39,7 @@
 
 #include "rules/plan_buffer.h"
 #include "rules/schedule.h"
+#include "runtime/arena.h"
 #include "runtime/model_binding.h"
 #include "runtime/status.h"
 #include "runtime/tail_tables.h"
@@ -62,6 +72,12 @@ inline int32_t StreamWindowRows(const StreamOpRows& r) { return r.extent < r.in_
 // The rows of op `op` of subgraph 0 (its options, filter, shapes and any explicit padding).
 StatusCode StreamRowsOf(const BoundModel& model, uint32_t op, StreamOpRows* rows, ErrorText* error);
 
+// The smallest 16-aligned x_offset for the segment rows[0, n) (see above), from the row order
+// RunStream follows; *y_row / *x_row: the output row that binds it and the first input row op 0
+// still reads then (-1 when nothing binds: x_offset 0). False when the rows do not chain (an op's
+// input height is not the previous op's output height). O(sum of output rows x n).
+bool StreamOverlapOffset(const StreamOpRows* rows, uint32_t n, uint64_t* x_offset, int32_t* y_row, int32_t* x_row);
+
 // Checks every stream record against the model and the resolved kernels (see the header).
 StatusCode CheckStreams(const BoundModel& model, const TailTables& tables, ErrorText* error);
 
@@ -74,5 +90,19 @@ bool HasStreams(const rules::Schedule& s);
 // intermediate that is kept or outlives its segment.
 StatusCode PlanStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, rules::PlanBuffer* bufs,
                        uint32_t n, ErrorText* error);
+
+// Online plans only, after the in-place aliasing (head_planning.cc): each stream record with b = 1
+// whose X (the buffer its in-place chain lands on: in_place holds (input, output, narrowing)
+// global tensor triples) and Y are planned online at their own sizes, X dying at the segment, Y
+// born with it, c < |Y|, neither buffer tied above another (X's may carry a stack), is split like
+// a narrowing QUANTIZE: Y's buffer becomes the bottom part (|Y| bytes, from X's first step to Y's
+// last; they hold X's bytes, then Y's) and X's the rest tied directly above it (`above`, allocated
+// in temp if null; c + |X| - |Y| bytes, none when Y covers X), dying with X. Chained segments
+// stack up (Y then X then an earlier X's rest). (x, y, c) triples go to overlaps[0, 3 * *count)
+// (room for one per stream record): once placed, X starts c bytes above Y, set in reverse order
+// (a later segment's Y fixes the X that is an earlier one's Y first). O(records x n).
+StatusCode OverlapStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, rules::PlanBuffer* bufs,
+                          uint32_t n, const uint32_t* in_place, uint32_t num_in_place, Arena* arena, uint16_t** above,
+                          uint32_t* overlaps, uint32_t* count, ErrorText* error);
 
 }  // namespace arenaplan::rt

@@ -37,6 +37,25 @@ TEST(Ties, MergeAndSplit) {
   EXPECT_EQ(SplitTies(m, {64, 0}), (std::vector<Offset>{64, 96, 0}));
 }
 
+// A stack (a stream's output under the rest of its input under the rest of a QUANTIZE's float
+// input) is merged into one block, each part at its offset in the stack.
+TEST(Ties, StacksMergeAndSplit) {
+  Problem p;
+  p.buffers = {B(48, 0, 5), B(16, 0, 3), B(64, 0, 1), B(32, 2, 5)};
+  ASSERT_TRUE(ValidateTies(p, {Tie{0, 1}, Tie{1, 2}}).ok());
+  const MergedTies m = MergeTies(p, {Tie{0, 1}, Tie{1, 2}});
+  ASSERT_EQ(m.problem.buffers.size(), 2u);
+  EXPECT_EQ(m.problem.buffers[0].size, 128);
+  EXPECT_EQ(m.problem.buffers[0].last, 5);
+  EXPECT_EQ(m.index, (std::vector<size_t>{0, 0, 0, 1}));
+  EXPECT_EQ(m.delta, (std::vector<Offset>{0, 48, 64, 0}));
+  EXPECT_EQ(SplitTies(m, {32, 0}), (std::vector<Offset>{32, 80, 96, 0}));
+  auto r = PlanAndVerifyTied(p, {Tie{0, 1}, Tie{1, 2}}, "best-fit");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->plan.offsets[1], r->plan.offsets[0] + 48);
+  EXPECT_EQ(r->plan.offsets[2], r->plan.offsets[1] + 16);
+}
+
 TEST(Ties, VerifyFindsABrokenTie) {
   const Problem p = Quantize();
   Plan plan;
@@ -54,7 +73,9 @@ TEST(Ties, MalformedTiesAreRefused) {
   Problem p = Quantize();
   EXPECT_FALSE(ValidateTies(p, {Tie{0, 3}}).ok());
   EXPECT_FALSE(ValidateTies(p, {Tie{0, 0}}).ok());
-  EXPECT_FALSE(ValidateTies(p, {Tie{0, 1}, Tie{1, 2}}).ok());
+  EXPECT_FALSE(ValidateTies(p, {Tie{0, 1}, Tie{0, 2}}).ok());  // two parts on one
+  EXPECT_FALSE(ValidateTies(p, {Tie{0, 2}, Tie{1, 2}}).ok());  // one part on two
+  EXPECT_FALSE(ValidateTies(p, {Tie{0, 1}, Tie{1, 2}, Tie{2, 0}}).ok());  // a cycle
   p.buffers[0].size = 40;  // the upper buffer would be misaligned
   EXPECT_FALSE(ValidateTies(p, {Tie{0, 1}}).ok());
   p = Quantize();

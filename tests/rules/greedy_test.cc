@@ -127,6 +127,25 @@ TEST(GreedyTest, TiedPairMovesOnlyForAConflictOfEitherPart) {
   EXPECT_EQ(p.head, 2704u);
 }
 
+// A stack (stream segments writing over their inputs, runtime/stream.h): A (400 B, steps 0-3),
+// B (304 B, 0-2) tied above A, C (208 B, 0-1) tied above B; then D (512 B, 2-3) and E (96 B, step
+// 1). By hand: the stack (912 B) goes first, at 0: A 0, B 400, C 704. D meets A and B but not C
+// (dead after step 1): first fit moves it past A and B to 704, over C's bytes. E meets A, B and C
+// but not D: 912. Head 1216 (D's end).
+TEST(GreedyTest, TiedStackIsPlacedPartByPart) {
+  for (GapRule rule : {GapRule::kFirstFit, GapRule::kBestFit}) {
+    const Planned p = PlanTied({{400, 0, 3, kOnline}, {304, 0, 2, kOnline}, {208, 0, 1, kOnline}, {512, 2, 3, kOnline},
+                                {96, 1, 1, kOnline}},
+                               {1, 2, kNone, kNone, kNone}, rule);
+    EXPECT_EQ(p.offsets, (std::vector<int32_t>{0, 400, 704, 704, 912}));
+    EXPECT_EQ(p.head, 1216u);
+  }
+  // A fixed buffer (step 1, at 752) meets only C's bytes: the whole stack moves to its end (800).
+  const Planned q = PlanTied({{400, 0, 3, kOnline}, {304, 0, 2, kOnline}, {208, 0, 1, kOnline}, {48, 1, 1, 752}},
+                             {1, 2, kNone, kNone});
+  EXPECT_EQ(q.offsets, (std::vector<int32_t>{800, 1200, 1504, 752}));
+}
+
 // A tie whose upper part outlives the lower one, or a fixed part, is refused.
 TEST(GreedyTest, BadTieIsRefused) {
   for (auto bufs : {std::vector<PlanBuffer>{{400, 0, 0, kOnline}, {1200, 0, 1, kOnline}},
@@ -138,6 +157,13 @@ TEST(GreedyTest, BadTieIsRefused) {
                            above.data()),
               StatusCode::kBadArgument);
   }
+  // Two buffers tied above each other (no stack base).
+  std::vector<PlanBuffer> bufs{{400, 0, 1, kOnline}, {400, 0, 1, kOnline}};
+  std::vector<uint16_t> order(2), next(2), above{1, 0};
+  uint32_t head = 0;
+  ErrorText err;
+  EXPECT_EQ(PlaceBuffers(bufs.data(), 2, 16, GapRule::kFirstFit, order.data(), next.data(), &head, &err, above.data()),
+            StatusCode::kBadArgument);
 }
 
 }  // namespace

@@ -75,7 +75,10 @@ TEST(RulesSchedule, RefusesWhatTheRuntimeCannotTrust) {
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order"},
       {{1, 1, 0, 0, 3, 1, 0, 0, 0, 0}, StatusCode::kInvalidModel, "a stream of 1 ops"},
       {{1, 1, 0, 3, 3, 3, 0, 0, 0, 0}, StatusCode::kInvalidModel, "a stream of 3 ops"},  // ops 3..5 of 5
-      {{1, 1, 0, 0, 3, 2, 1, 0, 0, 0}, StatusCode::kInvalidModel, "b..value 0"},
+      {{1, 1, 0, 0, 3, 2, 2, 0, 0, 0}, StatusCode::kInvalidModel, "overlap 2 at 0"},
+      {{1, 1, 0, 0, 3, 2, 0, 16, 0, 0}, StatusCode::kInvalidModel, "overlap 0 at 16"},
+      {{1, 1, 0, 0, 3, 2, 1, 8, 0, 0}, StatusCode::kInvalidModel, "overlap 1 at 8"},
+      {{1, 1, 0, 0, 3, 2, 1, 16, 1, 0}, StatusCode::kInvalidModel, "d and value 0"},
       {{1, 2, 0, 3, 1, 0, 0, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0, 0}, StatusCode::kInvalidModel, "out of order or repeated"},
   };
   for (const Case& c : cases) {
