@@ -13,9 +13,9 @@
 //  * valleys: a run of equal floors with higher (or finished) sections on both sides must have
 //    its bottom row tiled exactly by unplaced buffers whose spans lie inside it (or by waste where
 //    there is slack); checked by a reachability sweep over its sections after every move;
-//  * symmetry: identical buffers (same span and size) in index order; of two buffers with the
-//    same span stacked directly on each other, the lower has the smaller index (swapping such a
-//    pair yields another packing, so one order of each suffices);
+//  * symmetry: identical buffers (same span and size) in index order (a rule for two different
+//    buffers of the same span stacked directly on each other is valid but not applied: measured on
+//    the packing benchmark, it makes single runs slower to find a packing);
 //  * decomposition: when no unplaced buffer crosses a section boundary, the two sides are solved
 //    one after the other (one failing fails the node).
 // Applicable without fixed buffers and when every alignment divides g. Cost per node
@@ -34,9 +34,10 @@ namespace arenaplan::plan::optimal_internal {
 struct SkylineOrder {
   std::string keys = "WAZ";  // static rank: descending by each key in turn (see RankBuffers)
   uint32_t seed = 0;         // != 0: a random nearby order
-  bool ceiling = false;      // also check the valleys of the ceiling (the rows below the capacity)
-  bool fewest = false;       // branch on the cell with the fewest ways to be covered (else: in the
-                             // lowest valley, the first cell of its best-ranked piece)
+  // Not implemented (ignored by Run): check the ceiling's valleys too; branch on the cell with the
+  // fewest ways to be covered instead of the lowest valley's best-ranked piece.
+  bool ceiling = false;
+  bool fewest = false;
 };
 
 class SkylineSearch {

@@ -1,0 +1,70 @@
+// Diagnostic: the skyline search (plan/skyline_search.h) alone on packing_bench's instances, one
+// unbudgeted run per static order, without the portfolio (block stage, gravity, restarts): shows
+// whether a single order solves an instance and at what node rate. Instances are named as in
+// packing_bench without the seed suffix (perfect-800-p00, slack-600-p20, gadget-450-p20).
+// Usage: skyline_probe_bench NAME... [--limit=SECONDS per run] [--keys=WAZ,OWA,...]
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "plan/packing_problem.h"
+#include "plan/skyline_search.h"
+#include "plan/verify.h"
+
+using namespace arenaplan::plan;  // NOLINT
+using namespace arenaplan::plan::optimal_internal;  // NOLINT
+
+int main(int argc, char** argv) {
+  double limit = 20;
+  std::vector<std::string> keys{"WAZ", "OWA", "AWZ", "ZWA", "CWA", "WZA"};
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--limit=", 0) == 0) {
+      limit = std::stod(a.substr(8));
+    } else if (a.rfind("--keys=", 0) == 0) {
+      keys.clear();
+      std::stringstream ss(a.substr(7));
+      std::string k;
+      while (std::getline(ss, k, ',')) keys.push_back(k);
+    } else {
+      names.push_back(a);
+    }
+  }
+  for (const std::string& name : names) {
+    char var[16];
+    int n = 0, pin = 0;
+    if (std::sscanf(name.c_str(), "%15[a-z]-%d-p%d", var, &n, &pin) != 3) return 2;
+    PackingOptions o;
+    o.variant = std::string(var) == "perfect" ? PackingVariant::kPerfect
+                : std::string(var) == "slack" ? PackingVariant::kSlack
+                                                : PackingVariant::kGadget;
+    o.buffers = n;
+    o.pinwheel_share = pin / 100.0;
+    o.seed = 1000003ull * n + 101ull * pin + 7ull * static_cast<uint64_t>(o.variant);
+    const PackingInstance inst = MakePackingProblem(o);
+    SkylineSearch sky(inst.problem.buffers);
+    for (const std::string& k : keys) {
+      SkylineOrder ord;
+      ord.keys = k;
+      Limits lim;
+      const auto t0 = std::chrono::steady_clock::now();
+      lim.deadline = t0 + std::chrono::milliseconds(static_cast<int64_t>(limit * 1000));
+      std::vector<Offset> off;
+      const int64_t before = sky.nodes();
+      const Outcome r = sky.Run(kPackingSide, ord, 0, lim, &off);
+      const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::string check = "-";
+      if (r == Outcome::kFound) {
+        Plan plan{off, PlanHeight(inst.problem, off)};
+        check = VerifyPlan(inst.problem, plan).ok() && plan.height <= kPackingSide ? "verified" : "BAD";
+      }
+      std::printf("%-20s %5zu %-4s %-10s %8.3f s %12lld nodes %s\n", name.c_str(), inst.problem.buffers.size(),
+                  k.c_str(), OutcomeName(r), took, static_cast<long long>(sky.nodes() - before), check.c_str());
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
