@@ -34,10 +34,6 @@ namespace arenaplan::plan::optimal_internal {
 struct SkylineOrder {
   std::string keys = "WAZ";  // static rank: descending by each key in turn (see RankBuffers)
   uint32_t seed = 0;         // != 0: a random nearby order
-  // Not implemented (ignored by Run): check the ceiling's valleys too; branch on the cell with the
-  // fewest ways to be covered instead of the lowest valley's best-ranked piece.
-  bool ceiling = false;
-  bool fewest = false;
 };
 
 class SkylineSearch {
