@@ -91,16 +91,17 @@ bool HasStreams(const rules::Schedule& s);
 StatusCode PlanStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, rules::PlanBuffer* bufs,
                        uint32_t n, ErrorText* error);
 
-// Online plans only, after the in-place aliasing (head_planning.cc): each stream record with b = 1
-// whose X (the buffer its in-place chain lands on: in_place holds (input, output, narrowing)
-// global tensor triples) and Y are planned online at their own sizes, X dying at the segment, Y
-// born with it, c < |Y|, neither buffer tied above another (X's may carry a stack), is split like
-// a narrowing QUANTIZE: Y's buffer becomes the bottom part (|Y| bytes, from X's first step to Y's
-// last; they hold X's bytes, then Y's) and X's the rest tied directly above it (`above`, allocated
-// in temp if null; c + |X| - |Y| bytes, none when Y covers X), dying with X. Chained segments
-// stack up (Y then X then an earlier X's rest). (x, y, c) triples go to overlaps[0, 3 * *count)
-// (room for one per stream record): once placed, X starts c bytes above Y, set in reverse order
-// (a later segment's Y fixes the X that is an earlier one's Y first). O(records x n).
+// Online and compiled plans (not a model's offline plan), after the in-place aliasing
+// (head_planning.cc): each stream record with b = 1 whose X (the buffer its in-place chain lands
+// on: in_place holds (input, output, narrowing) global tensor triples) and Y are planned online at
+// their own sizes, X dying at the segment, Y born with it, c < |Y|, neither buffer tied above
+// another (X's may carry a stack), is split like a narrowing QUANTIZE: Y's buffer becomes the
+// bottom part (|Y| bytes, from X's first step to Y's last; they hold X's bytes, then Y's) and X's
+// the rest tied directly above it (`above`, allocated in temp if null; c + |X| - |Y| bytes, none
+// when Y covers X), dying with X. Chained segments stack up (Y then X then an earlier X's rest).
+// (x, y, c) triples go to overlaps[0, 3 * *count) (room for one per stream record): once placed, X
+// starts c bytes above Y, set in reverse order (a later segment's Y fixes the X that is an earlier
+// one's Y first). O(records x n).
 StatusCode OverlapStreams(const BoundModel& model, const uint32_t* planned, uint32_t num_planned, rules::PlanBuffer* bufs,
                           uint32_t n, const uint32_t* in_place, uint32_t num_in_place, Arena* arena, uint16_t** above,
                           uint32_t* overlaps, uint32_t* count, ErrorText* error);

@@ -109,6 +109,10 @@ void CheckChanged(const GoldenModel& m, const std::vector<uint8_t>& original, co
 // One test per mode, so that ctest runs them side by side (each is the longest test of the suite
 // under the sanitizers).
 enum class Mode { kTflm, kArenaplan, kArenaplanNoExtraMacs };
+std::string ModeName(Mode m) {
+  return m == Mode::kTflm ? "ForTflm" : m == Mode::kArenaplan ? "ForArenaplan" : "ForArenaplanNoExtraMacs";
+}
+void PrintTo(Mode m, std::ostream* os) { *os << ModeName(m); }  // stable test names for ctest
 
 class OptimizeCorpus : public ::testing::TestWithParam<Mode> {};
 
@@ -170,11 +174,7 @@ TEST_P(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, OptimizeCorpus,
                          ::testing::Values(Mode::kTflm, Mode::kArenaplan, Mode::kArenaplanNoExtraMacs),
-                         [](const ::testing::TestParamInfo<Mode>& info) {
-                           return info.param == Mode::kTflm        ? std::string("ForTflm")
-                                  : info.param == Mode::kArenaplan ? std::string("ForArenaplan")
-                                                                   : std::string("ForArenaplanNoExtraMacs");
-                         });
+                         [](const ::testing::TestParamInfo<Mode>& info) { return ModeName(info.param); });
 
 // --int8-io: fed with what the model's own QUANTIZE makes of the golden input, the rewritten model
 // gives int8 outputs that the model's own DEQUANTIZE turns into TFLM's golden bytes.
