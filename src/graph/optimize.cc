@@ -19,6 +19,7 @@ struct Best {
   Figures figures;
   uint64_t macs = 0;
   std::vector<std::string> what;  // one line per patched segment
+  bool overlap = true;             // its streams write outputs over inputs (Measure's choice)
 };
 
 double ExtraPct(uint64_t macs, uint64_t base) {
@@ -120,14 +121,15 @@ void TrySplit(const model::Graph& g, const Prefix& p, const OptimizeOptions& o, 
     if (extra > o.max_extra_macs_pct + 1e-9) break;  // finer grids only add halo
     auto bytes = model::WriteGraph(*patched->graph);
     if (!bytes.ok()) continue;
-    auto f = Measure(*bytes, o, evaluate, false);
+    bool overlap = true;
+    auto f = Measure(*bytes, o, evaluate, false, &overlap);
     ++r.candidates;
     if (!f.ok()) continue;
     if (f->min_arena < best.figures.min_arena) {
-      best = {*bytes, *f, macs, done};
+      best = {*bytes, *f, macs, done, overlap};
       best.what.push_back(Describe(g, p, grid, patched->ops_added));
     }
-    if (macs <= base_macs && f->min_arena < zero.figures.min_arena) zero = {*bytes, *f, macs, {}};
+    if (macs <= base_macs && f->min_arena < zero.figures.min_arena) zero = {*bytes, *f, macs, {}, overlap};
     worse = f->min_arena < local ? 0 : worse + 1;
     local = std::min(local, f->min_arena);
     if (worse >= 2) break;
@@ -218,10 +220,11 @@ Result<OptimizeResult> Optimize(
   }
   auto base_bytes = model::WriteGraph(g);
   if (!base_bytes.ok()) return base_bytes.status();
-  auto base = Measure(*base_bytes, o, evaluate, false);
+  bool base_overlap = true;
+  auto base = Measure(*base_bytes, o, evaluate, false, &base_overlap);
   if (!base.ok()) return base.status();
   const uint64_t base_macs = GraphMacs(g);
-  Best best{*base_bytes, *base, base_macs, {}}, zero = best;
+  Best best{*base_bytes, *base, base_macs, {}, base_overlap}, zero = best;
   auto base_profile = Profile(*base_bytes);
   if (!base_profile.ok()) return base_profile.status();
   const size_t ops = g.subgraphs.empty() ? 0 : g.subgraphs[0]->operators.size();
@@ -253,9 +256,8 @@ Result<OptimizeResult> Optimize(
                         (last_reason.empty() ? "" : " (deepest reason: " + last_reason + ")"));
   r.rewrites.insert(r.rewrites.end(), best.what.begin(), best.what.end());
   PassReport lowering;
-  bool overlap = true;
-  if (!Measure(best.bytes, o, evaluate, true, &overlap).ok()) overlap = true;
-  auto lowered = Lowered(best.bytes, o, &lowering, overlap);
+  // With the variant the search measured for it: no second measurement of the winner.
+  auto lowered = Lowered(best.bytes, o, &lowering, best.overlap);
   if (!lowered.ok()) return lowered.status();
   r.rewrites.insert(r.rewrites.end(), lowering.done.begin(), lowering.done.end());
   r.skipped.insert(r.skipped.end(), lowering.skipped.begin(), lowering.skipped.end());
