@@ -6,6 +6,7 @@
 #include "graph/spatial_op.h"
 #include "graph/stream.h"
 #include "lifetime/lifetimes.h"
+#include "rules/schedule.h"
 
 namespace arenaplan::graph {
 
@@ -78,8 +79,8 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
       for (auto& b : lifetimes->buffers)
         if (b.subgraph == 0 && b.tensor == t && t >= 0) b.size = StreamWindowBytes(g, static_cast<int32_t>(j));
     }
-    // Output over input (the runtime's OverlapStreams): where X dies at the segment, Y's bytes
-    // live from X's first step and X keeps only what lies above them.
+    // Output over input (rules::SplitStreamPair, as the runtime's OverlapStreams): where X dies at
+    // the segment, Y's bytes live from X's first step and X keeps only what lies above them.
     if (r.stream_overlap < 0 || to > static_cast<int64_t>(ops.size()) || r.op->inputs.empty()) continue;
     const auto& last = ops[static_cast<size_t>(to - 1)];
     if (last->outputs.size() != 1) continue;
@@ -92,12 +93,9 @@ Result<MemoryProfile> ProfileMemory(const model::Model& view, const model::Graph
     };
     auto x = find(xt), y = find(last->outputs[0]);
     if (x == lifetimes->buffers.end() || y == lifetimes->buffers.end() || x == y || x->size == 0 || y->size == 0 ||
-        x->last != to || y->first != from || x->offline_offset >= 0 || y->offline_offset >= 0 ||
-        static_cast<uint64_t>(r.stream_overlap) >= y->size)
+        x->offline_offset >= 0 || y->offline_offset >= 0)
       continue;
-    const uint64_t top = static_cast<uint64_t>(r.stream_overlap) + x->size;
-    y->first = x->first;
-    x->size = top > y->size ? top - y->size : 0;
+    rules::SplitStreamPair(*x, *y, x->size, y->size, from, to, static_cast<uint64_t>(r.stream_overlap));
   }
   MemoryProfile p;
   p.macs = GraphMacs(g);

@@ -85,4 +85,21 @@ StatusCode ReadSchedule(const ModelIndex& index, const ModelFile& file, Schedule
 // The record for (subgraph, op, kind), binary search; false when there is none.
 bool FindScheduleRecord(const Schedule& s, uint32_t subgraph, uint32_t op, ScheduleKind kind, ScheduleRecord* out);
 
+// Output over input (a kStream record with b = 1, c = x_offset), in a planning problem where X and
+// Y are planned online and every buffer alive during the segment's steps [from, to] already lives
+// across them: where X's buffer holds |X| bytes and dies at `to`, Y's holds |Y| bytes and is born
+// at `from`, and c < |Y|, Y's buffer becomes the long-lived bottom (from X's first step: it holds
+// X's first bytes, then Y) and X's the rest directly above it (c + |X| - |Y| bytes, none when Y
+// covers X), dying with X; the caller ties X's buffer on Y's. False, nothing changed, otherwise.
+// The one rule for the runtime's planning (rt::OverlapStreams) and the host's memory profile.
+// Buffer: size, first, last (rules::PlanBuffer, lifetime::BufferLifetime).
+template <typename Buffer>
+bool SplitStreamPair(Buffer& x, Buffer& y, uint64_t x_bytes, uint64_t y_bytes, int64_t from, int64_t to, uint64_t c) {
+  if (x.size != x_bytes || y.size != y_bytes || x.last != to || y.first != from || c >= y_bytes) return false;
+  const uint64_t top = c + x_bytes;  // c < |Y|: no overflow for buffer sizes below 2^63
+  y.first = x.first;
+  x.size = static_cast<decltype(x.size)>(top > y_bytes ? top - y_bytes : 0);  // < |X|: fits
+  return true;
+}
+
 }  // namespace arenaplan::rules

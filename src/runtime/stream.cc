@@ -260,27 +260,22 @@ StatusCode OverlapStreams(const BoundModel& model, const uint32_t* planned, uint
                                                rules::kBufferAlignment);
     const uint32_t y_bytes = AlignUp<uint32_t>(static_cast<uint32_t>(rules::TensorBytes(model.tensor(y))),
                                                rules::kBufferAlignment);
-    // Only what the mark assumes: both planned online at their own size, X dead after the
-    // segment (not read later, not kept), Y born with it, Y's buffer and X's not tied above
-    // another (X's may carry a stack: an earlier split), and an offset below |Y| (else no gain).
-    if (in.offset != rules::kOnline || out.offset != rules::kOnline || in.size != x_bytes || out.size != y_bytes ||
-        in.last != to || out.first != from || static_cast<uint32_t>(rec.c) >= y_bytes ||
+    // Only what the mark assumes: both planned online, Y's buffer and X's not tied above another
+    // (X's may carry a stack: an earlier split); the rest is rules::SplitStreamPair's (X dead
+    // after the segment, Y born with it, both at their own size, an offset below |Y|).
+    if (in.offset != rules::kOnline || out.offset != rules::kOnline || rec.c < 0 ||
         Tied(*above, n, static_cast<uint32_t>(bx)) || Tied(*above, n, static_cast<uint32_t>(by)) ||
         (*above != nullptr && (*above)[by] != 0xFFFFu)) {
       continue;
     }
+    // Whatever was tied above X's buffer stays above it.
+    if (!rules::SplitStreamPair(in, out, x_bytes, y_bytes, from, to, static_cast<uint64_t>(rec.c))) continue;
     if (*above == nullptr) {
       uint32_t off = 0;
       RT_RETURN_IF_ERROR(ArenaAllocTemp(arena, 2 * n, 2, &off, error, "tied buffers"));
       *above = reinterpret_cast<uint16_t*>(ArenaPtr(*arena, off));
       for (uint32_t b = 0; b < n; ++b) (*above)[b] = 0xFFFFu;
     }
-    // Y's buffer becomes the long-lived bottom (its bytes hold X from X's first step, then Y),
-    // X's the rest above it (c + |X| - |Y| bytes, none when Y covers X), dying with X; whatever
-    // was tied above X's buffer stays above it.
-    const uint32_t top = static_cast<uint32_t>(rec.c) + x_bytes;  // rec.c < y_bytes: no overflow
-    out.first = in.first;
-    in.size = top > y_bytes ? top - y_bytes : 0;
     (*above)[by] = static_cast<uint16_t>(bx);
     overlaps[3 * *count] = x;
     overlaps[3 * *count + 1] = y;
