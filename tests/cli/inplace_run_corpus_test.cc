@@ -90,19 +90,37 @@ plan::Problem PlainProblem(const Recorded& r, std::vector<int64_t>* index, std::
   return p;
 }
 
+// The optimized model, the problem the runtime records for it under its own planner, and that
+// problem as a plain one with its ties.
+struct Loaded {
+  std::string path;
+  std::vector<uint8_t> bytes;
+  Recorded rec;
+  std::vector<int64_t> index;
+  std::vector<plan::Tie> ties;
+  plan::Problem problem;
+};
+// "" on success, else what failed.
+std::string Load(const std::string& model, Loaded* l) {
+  l->path = Optimized(model);
+  if (l->path.empty()) return "optimize failed";
+  l->bytes = ReadFileBytes(l->path);
+  const std::string error = Allocate(l->bytes, {}, &l->rec);
+  if (!error.empty()) return error;
+  l->problem = PlainProblem(l->rec, &l->index, &l->ties);
+  return "";
+}
+
 class InPlaceRun : public ::testing::TestWithParam<Case> {};
 
 TEST_P(InPlaceRun, EveryPlannerGivesTflmBytesWithThePlannedHead) {
   REQUIRE_SHARED();
   const Case c = GetParam();
-  const std::string model = Optimized(c.model);
-  ASSERT_FALSE(model.empty());
-  const std::vector<uint8_t> bytes = ReadFileBytes(model);
-  Recorded rec;
-  ASSERT_EQ(Allocate(bytes, {}, &rec), "");
-  std::vector<int64_t> index;
-  std::vector<plan::Tie> ties;
-  const plan::Problem problem = PlainProblem(rec, &index, &ties);
+  Loaded l;
+  ASSERT_EQ(Load(c.model, &l), "");
+  const std::string& model = l.path;
+  const Recorded& rec = l.rec;
+  const std::vector<plan::Tie>& ties = l.ties;
   if (c.tied) {
     EXPECT_FALSE(ties.empty());
   }
@@ -115,7 +133,7 @@ TEST_P(InPlaceRun, EveryPlannerGivesTflmBytesWithThePlannedHead) {
     ++planners;
     uint64_t head = rec.head;  // tflm-greedy: the runtime's own plan
     if (p.name != "tflm-greedy") {
-      auto planned = plan::PlanAndVerifyTied(problem, ties, p.name);
+      auto planned = plan::PlanAndVerifyTied(l.problem, ties, p.name);
       ASSERT_TRUE(planned.ok()) << planned.status().message();
       head = static_cast<uint64_t>(planned->plan.height);
       // best weighs the runtime's own tie-aware tflm-greedy plan too (the host merges each pair).
@@ -142,16 +160,13 @@ INSTANTIATE_TEST_SUITE_P(Optimized, InPlaceRun,
 // accepted with the head it says, and the same plan with the upper part of a tie moved is refused.
 TEST(InPlaceRun, CompiledPlanMustKeepTheTie) {
   REQUIRE_SHARED();
-  const std::string model = Optimized("tinyengine_vww");
-  ASSERT_FALSE(model.empty());
-  const std::vector<uint8_t> bytes = ReadFileBytes(model);
-  Recorded rec;
-  ASSERT_EQ(Allocate(bytes, {}, &rec), "");
-  std::vector<int64_t> index;
-  std::vector<plan::Tie> ties;
-  const plan::Problem problem = PlainProblem(rec, &index, &ties);
-  ASSERT_FALSE(ties.empty());
-  auto planned = plan::PlanAndVerifyTied(problem, ties, "best-fit");
+  Loaded l;
+  ASSERT_EQ(Load("tinyengine_vww", &l), "");
+  const std::vector<uint8_t>& bytes = l.bytes;
+  const Recorded& rec = l.rec;
+  const std::vector<int64_t>& index = l.index;
+  ASSERT_FALSE(l.ties.empty());
+  auto planned = plan::PlanAndVerifyTied(l.problem, l.ties, "best-fit");
   ASSERT_TRUE(planned.ok()) << planned.status().message();
   std::vector<int32_t> offsets(rec.copy.count, 0);
   for (uint32_t i = 0; i < rec.copy.count; ++i) {
