@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/model.h"
+#include "model/wide_vectors.h"
 #include "util/checked_math.h"
 
 namespace arenaplan::model {
@@ -63,6 +64,11 @@ void DropTagsWithoutTable(Graph& graph) {
 Result<std::unique_ptr<Graph>> ReadGraph(const uint8_t* bytes, size_t size) {
   auto model = ReadModel(bytes, size);
   if (!model.ok()) return model.status();
+  // UnPack reads every vector through the generated accessors, which load 8-byte values as such.
+  if (auto where = MisalignedWideVector(bytes, flatbuffers::GetRoot<uint8_t>(bytes), tflo::ModelTypeTable())) {
+    return InvalidArgument(*where + ": a vector of 8-byte values stored off an 8-byte boundary (no flatbuffers "
+                           "builder writes this; reading it is undefined behaviour, so the model cannot be edited)");
+  }
   auto graph = std::make_unique<Graph>();
   tflo::GetModel(bytes)->UnPackTo(graph.get());
   DropTagsWithoutTable(*graph);

@@ -11,6 +11,8 @@
 // graph reads back the same (SameGraph) as the graph written. A union tag stored without its
 // table (options, quantization details, sparse index vectors) is read as NONE: the generated
 // accessors, and so TFLM, see both alike, and the object API cannot hold a tag without a table.
+// A vector of 8-byte values stored off an 8-byte boundary (which the flatbuffers Verifier lets
+// through and UnPack would load misaligned) is an InvalidArgument naming its path.
 // O(model size) both ways.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "model/graph.h"
+#include "model/model.h"
 #include "model/writer.h"
 
 namespace arenaplan::model {
@@ -231,6 +232,103 @@ TEST(Graph, MalformedBytesAreReportedNotRead) {
   ASSERT_FALSE(g.ok());
   EXPECT_EQ(g.status().code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(g.status().message().find("not a TFLite flatbuffer"), std::string::npos) << g.status().message();
+}
+
+// Where the test stores a vector of one int64 (-3): as a tensor's zero points, or as the
+// permutation of a STABLEHLO_TRANSPOSE's options (reached through the builtin_options_2 union).
+enum class Int64Vector { kZeroPoint, kTransposePermutation };
+
+// A one-tensor model (with one operator for kTransposePermutation) whose int64 vector is stored
+// `k` bytes into a byte vector, so the test, not the builder (which always aligns it), places it.
+std::vector<uint8_t> ModelWithInt64VectorAt(Int64Vector which, uint32_t k) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<uint8_t> raw(24, 0);
+  for (uint32_t at : {0u, 12u}) {
+    raw[at] = 1;                             // length word: one element
+    const uint64_t value = uint64_t(0) - 3;  // -3, little-endian
+    for (int b = 0; b < 8; ++b) raw[at + 4 + b] = static_cast<uint8_t>(value >> (8 * b));
+  }
+  const auto holder = fbb.CreateVector(raw);
+  // Offsets count back from the buffer's end; the holder's data starts 4 bytes past its own.
+  const flatbuffers::Offset<flatbuffers::Vector<int64_t>> vec(holder.o - 4 - k);
+  const bool zp = which == Int64Vector::kZeroPoint;
+  const auto quant = tflo::CreateQuantizationParameters(fbb, 0, 0, fbb.CreateVector(std::vector<float>{0.5f}),
+                                                        zp ? vec : 0);
+  const auto tensor = tflo::CreateTensor(fbb, fbb.CreateVector(std::vector<int32_t>{1, 4}), tflo::TensorType::INT8, 0,
+                                         fbb.CreateString("t"), quant);
+  const auto io = fbb.CreateVector(std::vector<int32_t>{0});
+  std::vector<flatbuffers::Offset<tflo::Operator>> ops;
+  if (!zp) {
+    ops.push_back(tflo::CreateOperator(fbb, 0, io, io, tflo::BuiltinOptions::NONE, 0, 0,
+                                       tflo::CustomOptionsFormat::FLEXBUFFERS, 0, 0, 0, 0,
+                                       tflo::BuiltinOptions2::StablehloTransposeOptions,
+                                       tflo::CreateStablehloTransposeOptions(fbb, vec).Union()));
+  }
+  const auto sg = tflo::CreateSubGraph(fbb, fbb.CreateVector(std::vector<flatbuffers::Offset<tflo::Tensor>>{tensor}), io,
+                                       io, fbb.CreateVector(ops));
+  const auto codes = fbb.CreateVector(std::vector<flatbuffers::Offset<tflo::OperatorCode>>{
+      tflo::CreateOperatorCode(fbb, 127, 0, 1, tflo::BuiltinOperator::STABLEHLO_TRANSPOSE)});
+  const auto buffers = fbb.CreateVector(std::vector<flatbuffers::Offset<tflo::Buffer>>{tflo::CreateBuffer(fbb)});
+  fbb.Finish(tflo::CreateModel(fbb, 3, zp ? 0 : codes,
+                               fbb.CreateVector(std::vector<flatbuffers::Offset<tflo::SubGraph>>{sg}), 0, buffers),
+             tflo::ModelIdentifier());
+  return std::vector<uint8_t>(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+// The int64 vector's offset in the file.
+size_t Int64VectorOffset(Int64Vector which, const std::vector<uint8_t>& bytes) {
+  const tflo::SubGraph* sg = tflo::GetModel(bytes.data())->subgraphs()->Get(0);
+  const flatbuffers::Vector<int64_t>* v =
+      which == Int64Vector::kZeroPoint
+          ? sg->tensors()->Get(0)->quantization()->zero_point()
+          : sg->operators()->Get(0)->builtin_options_2_as_StablehloTransposeOptions()->permutation();
+  return static_cast<size_t>(v->Data() - bytes.data());
+}
+
+// The model with its int64 vector 8-byte aligned (builder-made) or not (what only a hostile or
+// hand-made file holds).
+std::vector<uint8_t> ModelWithInt64Vector(Int64Vector which, bool aligned) {
+  std::vector<uint8_t> bytes = ModelWithInt64VectorAt(which, 0);
+  if ((Int64VectorOffset(which, bytes) % 8 == 0) != aligned) bytes = ModelWithInt64VectorAt(which, 12);
+  return bytes;
+}
+
+// flatbuffers' Verifier checks a vector's length word for 4-byte alignment only. The read view
+// copies such zero points out byte-wise; the graph (flatc's UnPack loads 8-byte values as such)
+// refuses the file, naming the vector, wherever it is.
+TEST(Graph, MisalignedInt64VectorIsReportedNotLoaded) {
+  const struct {
+    Int64Vector which;
+    const char* path;
+  } cases[] = {{Int64Vector::kZeroPoint, "subgraphs[0].tensors[0].quantization.zero_point"},
+               {Int64Vector::kTransposePermutation, "subgraphs[0].operators[0].builtin_options_2.permutation"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.path);
+    const std::vector<uint8_t> bytes = ModelWithInt64Vector(c.which, false);
+    ASSERT_EQ(Int64VectorOffset(c.which, bytes) % 8, 4u);
+    auto m = ReadModel(bytes.data(), bytes.size());
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    if (c.which == Int64Vector::kZeroPoint) {
+      ASSERT_TRUE(m->subgraphs[0].tensors[0].quantization.has_value());
+      EXPECT_EQ(m->subgraphs[0].tensors[0].quantization->zero_point, std::vector<int64_t>{-3});
+    }
+    auto g = ReadGraph(bytes.data(), bytes.size());
+    ASSERT_FALSE(g.ok());
+    EXPECT_EQ(g.status().code(), ErrorCode::kInvalidArgument);
+    EXPECT_NE(g.status().message().find(std::string(c.path) + ": a vector of 8-byte values"), std::string::npos)
+        << g.status().message();
+
+    // The same model with the vector aligned is a graph like any other.
+    const std::vector<uint8_t> fine = ModelWithInt64Vector(c.which, true);
+    ASSERT_EQ(Int64VectorOffset(c.which, fine) % 8, 0u);
+    auto aligned = ReadGraph(fine.data(), fine.size());
+    ASSERT_TRUE(aligned.ok()) << aligned.status().message();
+    const tflo::SubGraphT& sg = *(*aligned)->subgraphs[0];
+    EXPECT_EQ(c.which == Int64Vector::kZeroPoint
+                  ? sg.tensors[0]->quantization->zero_point
+                  : sg.operators[0]->builtin_options_2.AsStablehloTransposeOptions()->permutation,
+              std::vector<int64_t>{-3});
+  }
 }
 
 }  // namespace
