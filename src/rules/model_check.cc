@@ -88,6 +88,34 @@ uint64_t StoredBytes(const tfl::Tensor& t) {
   return t.type() == tfl::TensorType::INT4 ? PackedInt4Bytes(bytes) : bytes;
 }
 
+// A quantized tensor's zero points are values of its type: kernels compute (value - zero point) in
+// int32 and multiply such terms, exactly as TFLM does; a zero point far outside the type (no
+// converter writes one) would overflow them. Types without a range here are not checked.
+StatusCode CheckZeroPoints(const tfl::Tensor& t, const Place& at, ErrorText* error) {
+  const tfl::QuantizationParameters* q = t.quantization();
+  if (q == nullptr || q->zero_point() == nullptr) return StatusCode::kOk;
+  int64_t lo = 0, hi = 0;
+  const char* type = nullptr;
+  switch (t.type()) {
+    case tfl::TensorType::INT4: lo = -8, hi = 7, type = "INT4"; break;
+    case tfl::TensorType::INT8: lo = -128, hi = 127, type = "INT8"; break;
+    case tfl::TensorType::UINT8: lo = 0, hi = 255, type = "UINT8"; break;
+    case tfl::TensorType::INT16: lo = -32768, hi = 32767, type = "INT16"; break;
+    default: return StatusCode::kOk;
+  }
+  const uint8_t* data = q->zero_point()->Data();  // 8-byte values, maybe misaligned (see reader)
+  for (uint32_t k = 0; k < q->zero_point()->size(); ++k) {
+    int64_t z;
+    std::memcpy(&z, data + 8u * k, sizeof z);
+    if (z < lo || z > hi) {
+      SetError(error, "%s: zero point %lld (entry %u) outside %s's range [%lld, %lld]", at.text,
+               static_cast<long long>(z), k, type, static_cast<long long>(lo), static_cast<long long>(hi));
+      return StatusCode::kInvalidModel;
+    }
+  }
+  return StatusCode::kOk;
+}
+
 StatusCode CheckTensor(const tfl::Model& model, const ModelFile& file, uint32_t s, uint32_t i, ErrorText* error) {
   const tfl::Tensor& t = *model.subgraphs()->Get(s)->tensors()->Get(i);
   const Place at = TensorPlace(s, i, t);
@@ -125,7 +153,7 @@ StatusCode CheckTensor(const tfl::Model& model, const ModelFile& file, uint32_t 
              static_cast<U64>(StoredBytes(t)));
     return StatusCode::kInvalidModel;
   }
-  return StatusCode::kOk;
+  return CheckZeroPoints(t, at, error);
 }
 
 // Tensor indices of a list: -1 allowed where `omitted_ok` (an omitted optional op input).

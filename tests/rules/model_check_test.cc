@@ -100,6 +100,35 @@ TEST(ModelCheck, TensorChecks) {
   EXPECT_TRUE(Is(Check(spec), StatusCode::kOk, ""));
 }
 
+// A zero point must be a value of its tensor's type (kernels compute value - zero point in int32
+// and multiply such terms, as TFLM does); every entry is checked, types without a range are not.
+TEST(ModelCheck, ZeroPointsLieInTheirTypesRange) {
+  struct Case {
+    MT type;
+    int64_t lo, hi;
+    const char* name;
+  };
+  for (const Case& c : {Case{MT::kInt8, -128, 127, "INT8"}, Case{MT::kUInt8, 0, 255, "UINT8"},
+                        Case{MT::kInt16, -32768, 32767, "INT16"}, Case{MT::kInt4, -8, 7, "INT4"}}) {
+    SCOPED_TRACE(c.name);
+    auto spec = Small();
+    spec.subgraphs[0].tensors[2].type = c.type;
+    spec.subgraphs[0].tensors[2].quantization = model::Quantization{{0.5f, 0.5f}, {c.lo, c.hi}, 0};
+    EXPECT_TRUE(Is(Check(spec), StatusCode::kOk, ""));
+    spec.subgraphs[0].tensors[2].quantization->zero_point = {c.lo, c.hi + 1};
+    EXPECT_TRUE(Is(Check(spec), StatusCode::kInvalidModel,
+                   "subgraph 0, tensor 2 (t2): zero point " + std::to_string(c.hi + 1) + " (entry 1) outside " +
+                       c.name + "'s range [" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "]"));
+    spec.subgraphs[0].tensors[2].quantization->zero_point = {c.lo - 1};
+    EXPECT_EQ(Check(spec).code, StatusCode::kInvalidModel);
+  }
+  auto spec = Small();  // float and int32 tensors: not checked
+  spec.subgraphs[0].tensors[2].quantization = model::Quantization{{0.5f}, {int64_t{1} << 40}, 0};
+  EXPECT_TRUE(Is(Check(spec), StatusCode::kOk, ""));
+  spec.subgraphs[0].tensors[2].type = MT::kInt32;
+  EXPECT_TRUE(Is(Check(spec), StatusCode::kOk, ""));
+}
+
 TEST(ModelCheck, TensorByteLimitIsExactAndUnsupported) {
   auto spec = Small();
   spec.subgraphs[0].tensors[2].type = MT::kInt8;
