@@ -132,6 +132,8 @@ void PrintJson(const RunArgs& a, const std::string& planner, const rt::Interpret
   j["min_arena_bytes"] = min_bytes;
   j["planned_buffers"] = rec.planned_buffers;
   j["scratch_requests"] = rec.scratch_requests;
+  j["in_place_ops"] = rec.in_place_ops;
+  j["stream_overlaps"] = rec.stream_overlaps;
   j["tail_breakdown"] = TailBreakdown(rec);
   j["planning_temp_bytes"] = rec.planning_temp_bytes;
   j["invokes"] = a.invokes;
@@ -150,6 +152,11 @@ void PrintText(const RunArgs& a, const rt::Interpreter& interp, uint32_t min_byt
   std::printf("plan:             %s (%u buffers, %u scratch)\n", rec.plan_source, rec.planned_buffers,
               rec.scratch_requests);
   std::printf("head:             %u bytes\n", rec.head_bytes);
+  // What an optimized model's schedule shared (optimize --for arenaplan); nothing for plain models.
+  if (rec.in_place_ops > 0 || rec.stream_overlaps > 0) {
+    std::printf("shared:           %u ops write over their input, %u stream segments over their input rows\n",
+                rec.in_place_ops, rec.stream_overlaps);
+  }
   std::printf("tail:             %u bytes (tables %u, op data %u, scratch table %u, variables %u)\n", rec.tail_bytes,
               rec.tensor_table_bytes + rec.kernel_table_bytes + rec.op_data_ptr_bytes + rec.subgraph_table_bytes +
                   rec.resource_table_bytes,

@@ -50,6 +50,7 @@ struct Recorded {
   rt::PlanCopy copy{problem.data(), offsets.data(), rules::kMaxPlanBuffers, 0, above.data()};
   uint32_t head = 0;
   uint32_t in_place_ops = 0;
+  uint32_t stream_overlaps = 0;
 };
 
 constexpr size_t kArena = 64u << 20;
@@ -67,6 +68,7 @@ std::string Allocate(const std::vector<uint8_t>& model, rt::InterpreterOptions o
   if (interp.AllocateTensors() != rt::StatusCode::kOk) return interp.error_message();
   rec->head = interp.memory_record().head_bytes;
   rec->in_place_ops = interp.memory_record().in_place_ops;
+  rec->stream_overlaps = interp.memory_record().stream_overlaps;
   return "";
 }
 
@@ -146,6 +148,8 @@ TEST_P(InPlaceRun, EveryPlannerGivesTflmBytesWithThePlannedHead) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["plan_source"].get<std::string>(), p.name == "tflm-greedy" ? "tflm-greedy" : "compiled");
     EXPECT_EQ(j["head_bytes"].get<uint64_t>(), head);
+    EXPECT_EQ(j["in_place_ops"].get<uint32_t>(), rec.in_place_ops);
+    EXPECT_EQ(j["stream_overlaps"].get<uint32_t>(), rec.stream_overlaps);
     EXPECT_EQ(ReadFileBytes(out + ".out0.bin"), golden) << "output 0 differs from TFLM's";
   }
   EXPECT_GE(planners, 5);
