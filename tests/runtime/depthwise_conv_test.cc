@@ -87,5 +87,21 @@ TEST(DepthwiseConvKernel, RejectsInt16WithInt32BiasAndBadDepth) {
   EXPECT_EQ(r.status, StatusCode::kUnsupported) << r.error;
 }
 
+TEST(DepthwiseConvKernel, RejectsDilationWhoseIndicesOverflow) {
+  // Rows are indexed (y x width + x) x depth: a dilation of 2^30 over 4 channels passes 2^31.
+  Tensor<float> in(std::vector<float>(36), {1, 3, 3, 4}, TensorType::FLOAT32);
+  Tensor<float> w(std::vector<float>(16), {1, 2, 2, 4}, TensorType::FLOAT32);
+  Tensor<float> out(std::vector<float>(36), {1, 3, 3, 4}, TensorType::FLOAT32);
+  auto r = Dw({&in.view, &w.view, nullptr}, &out.view, DwOp(tfl::Padding::SAME, 1, 1, 1 << 30));
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel);
+  EXPECT_EQ(r.error,
+            "op 0 (DEPTHWISE_CONV_2D): a 2x2 window with strides (1, 1) and dilations (1073741824, 1073741824) "
+            "stepping 3x3 times over a 3x3x4 "
+            "tensor: its indices overflow 32 bits");
+  // A dilation past the input is still a valid model: only one tap per window lands inside.
+  auto ok = Dw({&in.view, &w.view, nullptr}, &out.view, DwOp(tfl::Padding::SAME, 1, 1, 1 << 20));
+  EXPECT_EQ(ok.status, StatusCode::kOk) << ok.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

@@ -129,5 +129,15 @@ TEST(PoolingKernel, WindowEntirelyOutsideInputFailsInEval) {
   EXPECT_EQ(r.status, StatusCode::kKernelError) << r.error;
 }
 
+TEST(PoolingKernel, RejectsStridesWhoseIndicesOverflow) {
+  float in[4] = {}, out[9] = {};
+  int32_t in_dims[4] = {1, 2, 2, 1}, out_dims[4] = {1, 3, 3, 1};
+  TensorView vi = MakeView(in, TensorType::FLOAT32, in_dims, 4), vo = MakeView(out, TensorType::FLOAT32, out_dims, 4);
+  auto op = PoolOp(tfl::Padding::VALID, 1 << 30, 1 << 30, 1, 1);
+  auto r = RunKernel(rt::Register_MAX_POOL_2D(), {&vi}, {&vo}, op->op);
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel);
+  EXPECT_NE(r.error.find("its indices overflow 32 bits"), std::string::npos) << r.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

@@ -117,5 +117,19 @@ TEST(TransposeConvKernel, RejectsBiasOfWrongLength) {
   EXPECT_EQ(r.status, StatusCode::kInvalidModel) << r.error;
 }
 
+TEST(TransposeConvKernel, RejectsStridesWhoseIndicesOverflow) {
+  // The window steps once per input position over the output: 3 positions x 2^30 pass 2^31.
+  float in[3] = {}, w[3] = {}, out[5] = {};
+  int32_t shape[4] = {1, 1, 5, 1}, shape_dims[1] = {4}, in_dims[4] = {1, 1, 3, 1}, w_dims[4] = {1, 1, 3, 1};
+  TensorView vs = MakeView(shape, TensorType::INT32, shape_dims, 1);
+  TensorView vw = MakeView(w, TensorType::FLOAT32, w_dims, 4), vi = MakeView(in, TensorType::FLOAT32, in_dims, 4);
+  TensorView vo = MakeView(out, TensorType::FLOAT32, shape, 4);
+  auto op = TcOp(tfl::Padding::VALID, 1 << 30);
+  auto r = RunKernel(rt::Register_TRANSPOSE_CONV(), {&vs, &vw, &vi, nullptr}, {&vo}, op->op);
+  EXPECT_EQ(r.status, StatusCode::kInvalidModel);
+  EXPECT_NE(r.error.find("stepping 1x3 times over a 1x5x1 tensor: its indices overflow 32 bits"), std::string::npos)
+      << r.error;
+}
+
 }  // namespace
 }  // namespace arenaplan::testing

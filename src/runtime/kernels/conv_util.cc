@@ -199,6 +199,28 @@ const char* CheckPaddedDim(int32_t in, int32_t before, int32_t after, int32_t fi
 
 }  // namespace
 
+StatusCode CheckWindowReach(KernelContext& ctx, const TensorView& over, int32_t steps_h, int32_t steps_w,
+                            int32_t filter_h, int32_t filter_w, const ConvWindow& w) {
+  constexpr int64_t kMax = 0x7FFFFFFF;
+  auto reach = [](int32_t steps, int32_t stride, int32_t pad, int32_t filter, int32_t dilation) {
+    const int64_t moves = steps > 0 ? steps - 1 : 0;
+    const int64_t taps = filter > 0 ? filter - 1 : 0;
+    return moves * stride + (pad > 0 ? pad : 0) + taps * dilation + 1;  // each term < 2^62: no overflow
+  };
+  const int64_t depth = over.dims[3] > 0 ? over.dims[3] : 1;
+  const int64_t reach_h = reach(steps_h, w.stride_h, w.pad.height, filter_h, w.dilation_h);
+  const int64_t reach_w = reach(steps_w, w.stride_w, w.pad.width, filter_w, w.dilation_w);
+  const int64_t widest = reach_w > w.dilation_w ? reach_w : w.dilation_w;
+  if (reach_h > kMax || widest > kMax / depth) {
+    return ctx.Fail(StatusCode::kInvalidModel,
+                    "a %dx%d window with strides (%d, %d) and dilations (%d, %d) stepping %dx%d times over a "
+                    "%dx%dx%d tensor: its indices overflow 32 bits",
+                    filter_h, filter_w, w.stride_h, w.stride_w, w.dilation_h, w.dilation_w, steps_h, steps_w,
+                    over.dims[1], over.dims[2], over.dims[3]);
+  }
+  return StatusCode::kOk;
+}
+
 StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
                                 const TensorView& filter, ConvWindow* w) {
   ExplicitPadding p;

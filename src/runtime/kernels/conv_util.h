@@ -85,6 +85,16 @@ struct ConvWindow {
 StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
                                 const TensorView& filter, ConvWindow* w);
 
+// Whether a window's index arithmetic stays in int32, as the kernels (and TFLM's, in int) compute
+// it: a filter_h x filter_w window stepping steps_h x steps_w times over the NHWC tensor `over`
+// (the input of a convolution or pooling, stepped once per output position; the output of a
+// transposed convolution, once per input position). Per spatial dimension the farthest position
+// reached, (steps - 1) x stride + pad + (filter - 1) x dilation + 1, and along the width that
+// position and the dilation times the depth (rows are indexed (y x width + x) x depth), must fit.
+// Hostile strides or dilations fail with kInvalidModel naming them.
+StatusCode CheckWindowReach(KernelContext& ctx, const TensorView& over, int32_t steps_h, int32_t steps_w,
+                            int32_t filter_h, int32_t filter_w, const ConvWindow& w);
+
 // Reads strides and dilations from Conv2DOptions / DepthwiseConv2DOptions (nullptr: 1, 1, SAME),
 // checks them and computes the padding for input `in` and filter `filter` (TFLM's rule, or the
 // schedule's explicit padding: ApplyExplicitPadding).
@@ -102,7 +112,10 @@ StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorV
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1], in.dims[2],
                             filter.dims[1], filter.dims[2]);
-  return ApplyExplicitPadding(ctx, padding, in, filter, w);
+  RT_RETURN_IF_ERROR(ApplyExplicitPadding(ctx, padding, in, filter, w));
+  TensorView out;
+  if (!ctx.GetOutput(0, &out) || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "output must be rank 4");
+  return CheckWindowReach(ctx, in, out.dims[1], out.dims[2], filter.dims[1], filter.dims[2], *w);
 }
 
 // Output stage of a convolution-like op: float clamp, or per-channel requantization and clamp.

@@ -42,6 +42,8 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   d->pad = ComputePadding2D(o->padding(), d->stride_h, d->stride_w, 1, 1, in.dims[1], in.dims[2], d->filter_h,
                             d->filter_w);
+  RT_RETURN_IF_ERROR(CheckWindowReach(ctx, in, out.dims[1], out.dims[2], d->filter_h, d->filter_w,
+                                      ConvWindow{d->pad, d->stride_h, d->stride_w, 1, 1}));
   const auto act = o->fused_activation_function();
   const bool ok = in.type == TensorType::FLOAT32
                       ? CalculateActivationRangeFloat(act, &d->act_min_f, &d->act_max_f)

@@ -59,6 +59,8 @@ StatusCode Prepare(KernelContext& ctx) {
   }
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   d->pad = ComputePadding2D(padding, d->stride_h, d->stride_w, 1, 1, out.dims[1], out.dims[2], f.dims[1], f.dims[2]);
+  RT_RETURN_IF_ERROR(CheckWindowReach(ctx, out, in.dims[1], in.dims[2], f.dims[1], f.dims[2],
+                                      ConvWindow{d->pad, d->stride_h, d->stride_w, 1, 1}));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   d->acc_scratch = -1;
   d->bias_scratch = -1;
