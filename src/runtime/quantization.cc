@@ -8,7 +8,9 @@
 namespace arenaplan::rt {
 
 void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift) {
-  if (real_multiplier == 0.0) {
+  // Zero, and what only hostile scales give (infinity, NaN: TFLM's cast of them is undefined),
+  // become the zero multiplier.
+  if (real_multiplier == 0.0 || !std::isfinite(real_multiplier)) {
     *quantized_multiplier = 0;
     *shift = 0;
     return;
@@ -151,7 +153,13 @@ bool QuantizedTypeRange(TensorType type, int32_t* min_value, int32_t* max_value)
 namespace {
 // TFLM: zero_point + round(f / scale), computed in float.
 int32_t QuantizeValue(float f, const TensorView& t) {
-  return t.zero_point + static_cast<int32_t>(std::round(f / t.scale));
+  const float q = std::round(f / t.scale);
+  // Past int32 (or NaN) only for hostile scales, where TFLM's cast is undefined: saturate, then
+  // the caller clamps to the type's range anyway.
+  if (!(q > -2147483648.0f)) return q != q ? t.zero_point : INT32_MIN;
+  if (!(q < 2147483648.0f)) return INT32_MAX;
+  const int64_t v = static_cast<int64_t>(t.zero_point) + static_cast<int64_t>(q);
+  return v < INT32_MIN ? INT32_MIN : (v > INT32_MAX ? INT32_MAX : static_cast<int32_t>(v));
 }
 int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
 int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }

@@ -10,7 +10,8 @@
 namespace arenaplan::rt {
 
 // Splits a real multiplier into a Q0.31 significand and a power-of-two exponent such that
-// real ~= quantized_multiplier * 2^(shift - 31). 0 gives (0, 0); exponents below -31 flush to 0.
+// real ~= quantized_multiplier * 2^(shift - 31). 0 gives (0, 0), and so do infinity and NaN (only
+// hostile scales give them); exponents below -31 flush to 0.
 void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift);
 // Same, for multipliers in (0, 1): shift <= 0.
 void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier, int* left_shift);

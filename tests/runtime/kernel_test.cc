@@ -53,6 +53,30 @@ TEST(QuantizationTest, ActivationRangeInt8) {
   EXPECT_EQ(hi, 110);  // -10 + round(6 / 0.05)
 }
 
+// Hostile scales: an infinite or NaN multiplier, and a RELU6 bound past int32 (6 / 1e-30), stay
+// defined (TFLM's float-to-int casts are undefined there): zero multiplier, saturated bounds.
+TEST(QuantizationTest, NonFiniteAndHugeValuesSaturate) {
+  int32_t m = 7;
+  int shift = 7;
+  QuantizeMultiplier(std::numeric_limits<double>::infinity(), &m, &shift);
+  EXPECT_EQ(m, 0);
+  EXPECT_EQ(shift, 0);
+  m = 7, shift = 7;
+  QuantizeMultiplier(std::numeric_limits<double>::quiet_NaN(), &m, &shift);
+  EXPECT_EQ(m, 0);
+  EXPECT_EQ(shift, 0);
+  int32_t dims[1] = {1};
+  int32_t lo = 0, hi = 0;
+  const TensorView tiny = MakeView(nullptr, TensorType::INT8, dims, 1, 1e-30f, 5);
+  ASSERT_TRUE(CalculateActivationRangeQuantized(tfl::ActivationFunctionType::RELU6, tiny, &lo, &hi));
+  EXPECT_EQ(lo, 5);
+  EXPECT_EQ(hi, 127);
+  const TensorView nan = MakeView(nullptr, TensorType::INT8, dims, 1, std::numeric_limits<float>::quiet_NaN(), 5);
+  ASSERT_TRUE(CalculateActivationRangeQuantized(tfl::ActivationFunctionType::RELU6, nan, &lo, &hi));
+  EXPECT_EQ(lo, 5);
+  EXPECT_EQ(hi, 5);
+}
+
 // int8 ADD, all scales 0.5, zero points 0: twice_max = 1, input multipliers 0.5 = (2^30, 0),
 // output multiplier 2^-19 = (2^30, -18): 2 + 6 -> 8, -4 + 10 -> 6, 127 + 127 saturates at 127.
 TEST(KernelTest, AddInt8ThroughStandaloneContext) {

@@ -258,7 +258,7 @@ StatusCode PrepareQ4Input(KernelContext& ctx, const TensorView& in) {
   int shift = 0;
   const double q = std::frexp(real, &shift);
   const double m = std::round(q * static_cast<double>(1LL << 31));
-  d->multiplier = m >= 2147483647.0 ? INT32_MAX : static_cast<int32_t>(m);
+  d->multiplier = !(m < 2147483647.0) ? INT32_MAX : static_cast<int32_t>(m);  // NaN: hostile scale
   d->left_shift = shift;
   if (shift < -31 || shift > 30) return ctx.Fail(StatusCode::kUnsupported, "input scale out of range");
   // TFLM CalculateInputRadius(4, shift, 31).
