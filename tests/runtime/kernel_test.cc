@@ -123,12 +123,12 @@ TEST(KernelTest, KernelErrorsNameTheOp) {
   EXPECT_STREQ(ctx.error().text, "op 0 (ADD): input types FLOAT32, INT8 differ from output type FLOAT32");
 }
 
-// float -> int8 with scale 0.5, zero point -1: round(x / 0.5) - 1, clamped to [-128, 127].
+// float -> int8 with scale 0.5, zero point -1: round(x / 0.5) - 1, clamped to [-128, 127]; NaN -> -1.
 TEST(KernelTest, QuantizeAndDequantize) {
-  float x[4] = {0.24f, -0.26f, 1000.0f, 1.0f};
-  int8_t q[4] = {};
-  float back[4] = {};
-  int32_t dims[1] = {4};
+  float x[5] = {0.24f, -0.26f, 1000.0f, 1.0f, std::numeric_limits<float>::quiet_NaN()};
+  int8_t q[5] = {};
+  float back[5] = {};
+  int32_t dims[1] = {5};
   TensorView vx = MakeView(x, TensorType::FLOAT32, dims, 1), vq = MakeView(q, TensorType::INT8, dims, 1, 0.5f, -1);
   TensorView vb = MakeView(back, TensorType::FLOAT32, dims, 1);
   alignas(16) uint8_t mem[256];
@@ -142,6 +142,7 @@ TEST(KernelTest, QuantizeAndDequantize) {
   EXPECT_EQ(q[1], -2);   // round(-0.52) = -1
   EXPECT_EQ(q[2], 127);  // saturated
   EXPECT_EQ(q[3], 1);
+  EXPECT_EQ(q[4], -1);  // NaN: the zero point (TFLM's cast of it is undefined)
   {
     TensorView* ins[] = {&vq};
     TensorView* outs[] = {&vb};

@@ -5,6 +5,8 @@
 #include <flatbuffers/flatbuffers.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -286,6 +288,19 @@ TEST(LstmTest, RejectsPeepholeAndBadShapes) {
     FloatNode n(2, 3, kSeq);
     StandaloneContext ctx = n.Context(nullptr);
     EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kInvalidModel);  // options are required
+  }
+}
+
+TEST(LstmTest, RejectsCellScalesThatAreNoPowerOfTwo) {
+  // NaN and infinity have no finite log2 (TFLM's int cast of it is undefined): refused like 0.3.
+  auto op = LstmOp(6.0f);
+  for (float scale : {0.3f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+    Int8Node n(2, 3, kSeq);
+    n.views[19].scale = scale;
+    StandaloneContext ctx = n.Context(op->op);
+    EXPECT_EQ(ctx.Prepare(Lstm()), StatusCode::kUnsupported) << scale;
+    EXPECT_NE(std::string(ctx.error().text).find("cell state scale must be a power of two"), std::string::npos)
+        << ctx.error().text;
   }
 }
 

@@ -364,6 +364,11 @@ void ForEachStep(const LstmData& d, F&& step) {
 bool CheckedLog2(float x, int32_t* log2_result) {
   const float x_log2 = std::log(x) * (1.0f / std::log(2.0f));
   const float rounded = std::round(x_log2);
+  // A zero, negative or NaN scale has no finite log2 (TFLM's cast of it is undefined): not a power.
+  if (!(std::fabs(rounded) < 1024.0f)) {
+    *log2_result = 0;
+    return false;
+  }
   *log2_result = static_cast<int32_t>(rounded);
   return std::fabs(x_log2 - rounded) < 1e-3f;
 }
