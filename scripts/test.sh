@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Command 2: install what is missing, then build and run every test: the whole suite under
-# AddressSanitizer + UBSan (with the HTML report in headless Chromium), the two fuzzers (host tools,
-# embedded runtime) for a bounded time each (ARENAPLAN_FUZZ_SECONDS, default 30), the Cortex-M
-# firmware under qemu, and the packages (CMake, Cortex-M, Python) from a plain build. Set
-# ARENAPLAN_SHARED to use a ../shared elsewhere.
+# AddressSanitizer + UBSan (with the HTML report in headless Chromium), the three fuzzers (host
+# tools, embedded runtime, CSV problems) for a bounded time each (ARENAPLAN_FUZZ_SECONDS, default
+# 30), the Cortex-M firmware under qemu, and the packages (CMake, Cortex-M, Python) from a plain
+# build. Set ARENAPLAN_SHARED to use a ../shared elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
@@ -25,6 +25,8 @@ phase "fuzz: model reader + lifetimes + both greedy planners + TFLM sizing (${fu
 scripts/run-fuzzer.sh build-asan/fuzz/model_fuzzer "$fuzz_seconds"
 phase "fuzz: runtime model loading + AllocateTensors + Invoke (${fuzz_seconds} s)"
 scripts/run-fuzzer.sh build-asan/fuzz/runtime_fuzzer "$fuzz_seconds"
+phase "fuzz: CSV problem reader + greedy planners + CSV writer (${fuzz_seconds} s)"
+scripts/run-fuzzer.sh build-asan/fuzz/csv_fuzzer "$fuzz_seconds" benchmarks '*.csv'
 
 # A plain tree (GCC, the compiler users build with): the no-heap test needs its own malloc, which
 # the sanitizers own, and the packages are checked from it. -O1 without debug info: it is only run,
