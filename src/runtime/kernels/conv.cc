@@ -62,7 +62,7 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(ConvData), &mem));
   auto* d = static_cast<ConvData*>(mem);
   d->dsp_scratch = -1;
-  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
+  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, out, &d->w));
   const auto act = o != nullptr ? o->fused_activation_function() : tfl::ActivationFunctionType::NONE;
   RT_RETURN_IF_ERROR(PrepareConvOutput(ctx, act, in, f, out, channels, &d->q));
   RT_RETURN_IF_ERROR(RequestInt4FilterScratch(ctx, f, &d->q.filter_scratch));  // after the multipliers, as TFLM

@@ -222,11 +222,9 @@ StatusCode CheckWindowReach(KernelContext& ctx, const TensorView& over, int32_t 
 }
 
 StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
-                                const TensorView& filter, ConvWindow* w) {
+                                const TensorView& filter, const TensorView& out, ConvWindow* w) {
   ExplicitPadding p;
   if (!ctx.GetExplicitPadding(&p)) return StatusCode::kOk;
-  TensorView out;
-  if (!ctx.GetOutput(0, &out) || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding needs a rank-4 output");
   if (padding != tfl::Padding::VALID) return ctx.Fail(StatusCode::kInvalidModel, "explicit padding on a SAME convolution");
   const int32_t want = in.type == TensorType::INT8 ? in.zero_point : 0;
   if (p.value != want) {

@@ -80,10 +80,10 @@ struct ConvWindow {
 // A PAD folded into the op by arenaplan's schedule (KernelContext::GetExplicitPadding): when the
 // context gives one, w->pad becomes its top / left amounts, after checking that the op pads VALID,
 // that each amount is below the effective filter extent (a window is never all padding), that
-// the output (output 0) has the size the padded input gives, and that the pad value is the
-// input's zero point (0 for float and int16). Without one: kOk, w unchanged.
+// `out` has the size the padded input gives, and that the pad value is the input's zero point (0
+// for float and int16). Without one: kOk, w unchanged. in, filter and out are rank 4.
 StatusCode ApplyExplicitPadding(KernelContext& ctx, tfl::Padding padding, const TensorView& in,
-                                const TensorView& filter, ConvWindow* w);
+                                const TensorView& filter, const TensorView& out, ConvWindow* w);
 
 // Whether a window's index arithmetic stays in int32, as the kernels (and TFLM's, in int) compute
 // it: a filter_h x filter_w window stepping steps_h x steps_w times over the NHWC tensor `over`
@@ -96,11 +96,12 @@ StatusCode CheckWindowReach(KernelContext& ctx, const TensorView& over, int32_t 
                             int32_t filter_h, int32_t filter_w, const ConvWindow& w);
 
 // Reads strides and dilations from Conv2DOptions / DepthwiseConv2DOptions (nullptr: 1, 1, SAME),
-// checks them and computes the padding for input `in` and filter `filter` (TFLM's rule, or the
-// schedule's explicit padding: ApplyExplicitPadding).
+// checks them and computes the padding for input `in`, filter `filter` and output `out` (TFLM's
+// rule, or the schedule's explicit padding: ApplyExplicitPadding), then that the window's indices
+// fit (CheckWindowReach). The three are rank 4 (CheckConv2DTensors).
 template <typename Options>
 StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorView& in, const TensorView& filter,
-                             ConvWindow* w) {
+                             const TensorView& out, ConvWindow* w) {
   w->stride_h = o != nullptr ? o->stride_h() : 1;
   w->stride_w = o != nullptr ? o->stride_w() : 1;
   w->dilation_h = o != nullptr ? o->dilation_h_factor() : 1;
@@ -112,9 +113,7 @@ StatusCode PrepareConvWindow(KernelContext& ctx, const Options* o, const TensorV
   const tfl::Padding padding = o != nullptr ? o->padding() : tfl::Padding::SAME;
   w->pad = ComputePadding2D(padding, w->stride_h, w->stride_w, w->dilation_h, w->dilation_w, in.dims[1], in.dims[2],
                             filter.dims[1], filter.dims[2]);
-  RT_RETURN_IF_ERROR(ApplyExplicitPadding(ctx, padding, in, filter, w));
-  TensorView out;
-  if (!ctx.GetOutput(0, &out) || out.rank != 4) return ctx.Fail(StatusCode::kInvalidModel, "output must be rank 4");
+  RT_RETURN_IF_ERROR(ApplyExplicitPadding(ctx, padding, in, filter, out, w));
   return CheckWindowReach(ctx, in, out.dims[1], out.dims[2], filter.dims[1], filter.dims[2], *w);
 }
 

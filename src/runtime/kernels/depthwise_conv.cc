@@ -51,7 +51,7 @@ StatusCode Prepare(KernelContext& ctx) {
   RT_RETURN_IF_ERROR(ctx.AllocatePersistent(sizeof(DepthwiseData), &mem));
   auto* d = static_cast<DepthwiseData*>(mem);
   d->dsp_scratch = -1;
-  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, &d->w));
+  RT_RETURN_IF_ERROR(PrepareConvWindow(ctx, o, in, f, out, &d->w));
   d->depth_multiplier = out_d / in_d;
   d->in_place_scratch = -1;
   if (ctx.InPlace()) {
