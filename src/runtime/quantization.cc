@@ -151,14 +151,10 @@ bool QuantizedTypeRange(TensorType type, int32_t* min_value, int32_t* max_value)
 }
 
 namespace {
-// TFLM: zero_point + round(f / scale), computed in float.
+// TFLM: zero_point + round(f / scale), computed in float (saturated where TFLM's int cast is
+// undefined; the caller clamps to the type's range anyway).
 int32_t QuantizeValue(float f, const TensorView& t) {
-  const float q = std::round(f / t.scale);
-  // Past int32 (or NaN) only for hostile scales, where TFLM's cast is undefined: saturate, then
-  // the caller clamps to the type's range anyway.
-  if (!(q > -2147483648.0f)) return q != q ? t.zero_point : INT32_MIN;
-  if (!(q < 2147483648.0f)) return INT32_MAX;
-  const int64_t v = static_cast<int64_t>(t.zero_point) + static_cast<int64_t>(q);
+  const int64_t v = static_cast<int64_t>(t.zero_point) + SaturatingRoundToInt32(f / t.scale);
   return v < INT32_MIN ? INT32_MIN : (v > INT32_MAX ? INT32_MAX : static_cast<int32_t>(v));
 }
 int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }

@@ -2,6 +2,7 @@
 // without TFLITE_SINGLE_ROUNDING): the double-rounding gemmlowp scheme. All are O(1) and pure.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -15,6 +16,16 @@ namespace arenaplan::rt {
 void QuantizeMultiplier(double real_multiplier, int32_t* quantized_multiplier, int* shift);
 // Same, for multipliers in (0, 1): shift <= 0.
 void QuantizeMultiplierSmallerThanOneExp(double real_multiplier, int32_t* quantized_multiplier, int* left_shift);
+
+// round(x) as int32, as TFLM's quantizers compute it (std::round, then a cast); where that cast is
+// undefined (only hostile scales or NaN inputs get there) it saturates, and a NaN gives 0.
+inline int32_t SaturatingRoundToInt32(float x) {
+  const float r = std::round(x);
+  if (r != r) return 0;
+  if (!(r < 2147483648.0f)) return INT32_MAX;
+  if (!(r > -2147483648.0f)) return INT32_MIN;
+  return static_cast<int32_t>(r);
+}
 
 // gemmlowp: (a * b * 2) >> 32 rounded to nearest; INT32_MIN * INT32_MIN saturates.
 int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b);

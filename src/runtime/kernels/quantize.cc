@@ -88,12 +88,8 @@ StatusCode EvalQuantize(KernelContext& ctx) {
     // only elements already read are overwritten; keep this loop's order.
     const float* x = in.As<float>();
     for (uint32_t i = 0; i < n; ++i) {
-      const float r = std::round(x[i] / out.scale);
-      // Saturate before the int conversion: out-of-range float -> int is UB in C++. A NaN (input or
-      // scale) quantizes to the zero point (TFLM's cast of it is undefined too).
-      const int64_t q = r != r ? 0
-                        : r >= 2147483647.0f ? INT32_MAX
-                                             : (r <= -2147483648.0f ? INT32_MIN : static_cast<int64_t>(r));
+      // A NaN (input or scale) quantizes to the zero point (TFLM's cast of it is undefined).
+      const int64_t q = SaturatingRoundToInt32(x[i] / out.scale);
       StoreInt(out, i, Clamp(q + d->out_zero_point, d->out_min, d->out_max));
     }
     return StatusCode::kOk;
