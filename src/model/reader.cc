@@ -7,6 +7,7 @@
 #include "model/device_status.h"
 #include "model/model.h"
 #include "model/offline_plan.h"
+#include "rules/model.h"
 #include "rules/model_check.h"
 #include "schema/tflite_generated.h"
 
@@ -40,16 +41,10 @@ std::vector<OperatorCode> ReadOperatorCodes(const tfl::Model& fb) {
   return out;
 }
 
-// The verifier only checks a vector's length word for 4-byte alignment, so 8-byte elements may sit
-// misaligned in a valid file: copy them out byte-wise (flatbuffers are little-endian).
+// 8-byte elements may sit misaligned in a valid file (rules::Int64At).
 std::vector<int64_t> ReadInt64s(const flatbuffers::Vector<int64_t>& v) {
   std::vector<int64_t> out(v.size());
-  const uint8_t* p = v.Data();
-  for (size_t i = 0; i < out.size(); ++i) {
-    uint64_t u = 0;
-    for (int b = 7; b >= 0; --b) u = (u << 8) | p[8 * i + static_cast<size_t>(b)];
-    out[i] = static_cast<int64_t>(u);
-  }
+  for (uint32_t i = 0; i < v.size(); ++i) out[i] = rules::Int64At(v, i);
   return out;
 }
 

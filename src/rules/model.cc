@@ -78,6 +78,15 @@ int32_t LittleEndianWord(const uint8_t* p) {
   return out;
 }
 
+int64_t Int64At(const flatbuffers::Vector<int64_t>& v, uint32_t k) {
+  const uint8_t* p = v.Data() + 8u * k;
+  uint64_t u = 0;
+  for (int b = 7; b >= 0; --b) u = (u << 8) | p[b];
+  int64_t out;
+  std::memcpy(&out, &u, sizeof(out));
+  return out;
+}
+
 void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, const uint8_t** data, uint64_t* bytes) {
   *data = nullptr;
   *bytes = 0;

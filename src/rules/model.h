@@ -48,6 +48,11 @@ void BufferData(const tfl::Model& model, const ModelFile& file, uint32_t index, 
 // read byte-wise at any alignment.
 int32_t LittleEndianWord(const uint8_t* p);
 
+// Entry k (< v.size()) of an int64 vector such as a tensor's zero points. flatbuffers' Verifier
+// checks only a vector's 4-byte alignment, so its 8-byte values may sit misaligned even in a valid
+// file: read byte-wise, little-endian.
+int64_t Int64At(const flatbuffers::Vector<int64_t>& v, uint32_t k);
+
 // The subgraphs op calls (IF: then, else; WHILE: cond, body; CALL_ONCE: init) into out[0..1];
 // returns how many, 0 for an op without control flow. Missing options read as subgraph 0.
 uint32_t CalledSubgraphs(const tfl::Model& model, const tfl::Operator& op, int32_t out[2]);

@@ -103,10 +103,8 @@ StatusCode CheckZeroPoints(const tfl::Tensor& t, const Place& at, ErrorText* err
     case tfl::TensorType::INT16: lo = -32768, hi = 32767, type = "INT16"; break;
     default: return StatusCode::kOk;
   }
-  const uint8_t* data = q->zero_point()->Data();  // 8-byte values, maybe misaligned (see reader)
   for (uint32_t k = 0; k < q->zero_point()->size(); ++k) {
-    int64_t z;
-    std::memcpy(&z, data + 8u * k, sizeof z);
+    const int64_t z = Int64At(*q->zero_point(), k);
     if (z < lo || z > hi) {
       SetError(error, "%s: zero point %lld (entry %u) outside %s's range [%lld, %lld]", at.text,
                static_cast<long long>(z), k, type, static_cast<long long>(lo), static_cast<long long>(hi));

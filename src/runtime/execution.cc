@@ -6,17 +6,6 @@
 #include "runtime/interpreter.h"
 
 namespace arenaplan::rt {
-namespace {
-
-// Entry 0 of an int64 vector (zero points): the verifier checks only 4-byte alignment, so a valid
-// file may place it off an 8-byte boundary.
-int64_t FirstInt64(const flatbuffers::Vector<int64_t>& v) {
-  int64_t x;
-  std::memcpy(&x, v.Data(), sizeof x);
-  return x;
-}
-
-}  // namespace
 
 void Interpreter::SetCurrent(uint32_t s, uint32_t op) {
   current_sg_ = s;
@@ -333,7 +322,7 @@ TensorView Interpreter::View(uint32_t s, int32_t index) const {
     v.scale = q->scale()->Get(0);
     v.scales = q->scale()->data();
     v.num_channels = static_cast<int32_t>(q->scale()->size());
-    if (rules::Size(q->zero_point()) > 0) v.zero_point = static_cast<int32_t>(FirstInt64(*q->zero_point()));
+    if (rules::Size(q->zero_point()) > 0) v.zero_point = static_cast<int32_t>(rules::Int64At(*q->zero_point(), 0));
     v.quantized_dimension = q->quantized_dimension();
   }
   return v;

@@ -454,9 +454,7 @@ void FillVariables(const BoundModel& model, const TailTables& tables, const Aren
     int value = 0;
     const tfl::QuantizationParameters* q = tensor.quantization();
     if (tensor.type() == TensorType::INT8 && q != nullptr && rules::Size(q->zero_point()) > 0) {
-      int64_t zero_point = 0;  // the verifier checks only 4-byte alignment of int64 vectors
-      std::memcpy(&zero_point, q->zero_point()->Data(), sizeof(zero_point));
-      value = static_cast<int>(zero_point);
+      value = static_cast<int>(rules::Int64At(*q->zero_point(), 0));
     }
     std::memset(ArenaPtr(arena, tables.tensor_offset[t]), value, static_cast<size_t>(rules::TensorBytes(tensor)));
   }
