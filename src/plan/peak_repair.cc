@@ -22,15 +22,6 @@ constexpr size_t kMaxExactFreed = 200;
 constexpr auto kExactMoveTime = std::chrono::milliseconds(50);
 constexpr auto kReportEvery = std::chrono::duration<double>(kProgressInterval);
 
-Step MedianLifetime(const std::vector<Buffer>& b) {
-  std::vector<Step> len;
-  len.reserve(b.size());
-  for (const Buffer& x : b) len.push_back(x.last - x.first + 1);
-  if (len.empty()) return 1;
-  std::nth_element(len.begin(), len.begin() + len.size() / 2, len.end());
-  return std::max<Step>(1, len[len.size() / 2]);
-}
-
 // One move's sub-problem: the freed buffers (online, first) and every other buffer sharing a step
 // with them, fixed where the plan has it.
 struct Neighbourhood {

@@ -1,9 +1,25 @@
 #include "plan/problem.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 
 namespace arenaplan::plan {
+
+Step MedianLifetime(const std::vector<Buffer>& buffers) {
+  std::vector<Step> len;
+  len.reserve(buffers.size());
+  for (const Buffer& x : buffers) {
+    // last - first + 1 without overflow (first <= last; lifetimes wider than int64 saturate).
+    const uint64_t width = static_cast<uint64_t>(x.last) - static_cast<uint64_t>(x.first);
+    len.push_back(width >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
+                                                                                   : static_cast<Step>(width) + 1);
+  }
+  if (len.empty()) return 1;
+  std::nth_element(len.begin(), len.begin() + static_cast<std::ptrdiff_t>(len.size() / 2), len.end());
+  return std::max<Step>(1, len[len.size() / 2]);
+}
 
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets) {
   Bytes height = 0;

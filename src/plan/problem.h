@@ -45,6 +45,10 @@ inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) { return !(a.firs
 // max(offset + size) for the given offsets.
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);
 
+// The median of last - first + 1 over the buffers (1 when there are none): the time unit of the
+// local-search planners' windows. Saturates on lifetimes wider than int64. O(n).
+Step MedianLifetime(const std::vector<Buffer>& buffers);
+
 // Upper limit on sum(size + alignment - 1) + max(fixed end): below it no planner arithmetic
 // (offsets, heights, live-byte sums) can overflow an int64.
 inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 60;
