@@ -10,9 +10,9 @@
 // Usage: scale_bench [--sizes=1000,10000,...] [--planners=linear,tflm-greedy,...] [--limit=SECONDS]
 //                    [--classes=uniform,trace]
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <map>
 #include <sstream>
 #include <string>
@@ -39,10 +39,13 @@ std::vector<std::string> Split(const std::string& s) {
 const std::map<std::string, std::string> kStatedCost = {
     {"linear", "O(n)"},
     {"tflm-greedy", "O(n log n + sum over buffers of k log k) with TimeIndex's merged ranges"},
-    {"best-fit", "first-step run O(n log n + n f), f free blocks <= k; then TFLM's run (gives up once no better); "
-                 "up to 12 more (n > 20k: 5, n > 50k: 3, n > 65536: none)"},
+    {"best-fit",
+     "first-step run O(n log n + n f), f free blocks <= k; then TFLM's run (gives up once no better); "
+     "up to 12 more (n > 20k: 5, n > 50k: 3, n > 65536: none)"},
     {"optimal", "exponential worst case; seeding = best-fit; bounded by --limit"},
-    {"best", "the heuristics, then optimal and peak repair with the time left of --limit"},
+    {"best",
+     "the heuristics, then optimal, peak anchoring, target sweeps (per target O(n log n + n k) "
+     "plus one exact search per hot window) and peak repair within --limit"},
 };
 
 struct Row {
@@ -120,8 +123,7 @@ int main(int argc, char** argv) {
         heights[name] = row.height;
         failures += !row.verified;
         std::printf("| %s | %zu | %s | %.3f | %.3f | %.4f | %s | %s |\n", cls.c_str(), n, name.c_str(), row.seconds,
-                    row.cpu_seconds,
-                    bound > 0 ? static_cast<double>(row.height) / static_cast<double>(bound) : 1.0,
+                    row.cpu_seconds, bound > 0 ? static_cast<double>(row.height) / static_cast<double>(bound) : 1.0,
                     row.verified ? "yes" : "NO", row.chosen.c_str());
         std::fflush(stdout);
       }

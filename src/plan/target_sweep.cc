@@ -54,6 +54,7 @@ class Sweep {
     indexed_.assign(n_, 0);
     anchored_.assign(n_, 0);
     stamp_.assign(n_, 0);
+    if (Stopped()) return {};  // each setup phase is O(n log n): seconds at 1M buffers
     for (uint32_t i = 0; i < n_; ++i) {
       AddTo(&all_index_, i);
       if (!b_[i].fixed()) continue;
@@ -61,6 +62,7 @@ class Sweep {
       Put(i, b_[i].fixed_offset);
       anchored_[i] = 1;
     }
+    if (Stopped()) return {};
     PackHotWindows();
     if (Stopped()) return {};
     std::vector<uint32_t> order;

@@ -33,8 +33,8 @@
 namespace arenaplan::plan {
 
 struct TargetSweepOptions {
-  Bytes target = 0;          // every buffer must end at or below this
-  double hot_share = 0.93;   // steps with at least this share of `target` live get an exact window
+  Bytes target = 0;         // every buffer must end at or below this
+  double hot_share = 0.93;  // steps with at least this share of `target` live get an exact window
   std::chrono::steady_clock::time_point deadline;
   const std::atomic<bool>* cancel = nullptr;
 };

@@ -117,8 +117,8 @@ TEST(TargetSweeps, LowersTheCeilingAndStopsWhenCancelled) {
   // Nothing below a ceiling at the bound; nothing at all once cancelled.
   EXPECT_TRUE(TargetSweeps(p, bound, bound, Clock::now() + std::chrono::seconds(60), nullptr).offsets.empty());
   const std::atomic<bool> cancel{true};
-  EXPECT_TRUE(TargetSweeps(p, bound, greedy->plan.height, Clock::now() + std::chrono::seconds(60), &cancel)
-                  .offsets.empty());
+  EXPECT_TRUE(
+      TargetSweeps(p, bound, greedy->plan.height, Clock::now() + std::chrono::seconds(60), &cancel).offsets.empty());
 }
 
 }  // namespace
