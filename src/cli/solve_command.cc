@@ -41,7 +41,9 @@ int RunSolve(const SolveCommandArgs& a) {
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto solved = [&] {
     TerminalProgress progress("solve");  // erased before the result is printed
-    return SolveProblem(a, *csv, spent, progress.Callback());
+    SolveArgs args = a;
+    args.document = a.format == "json" || !a.report.empty();
+    return SolveProblem(args, *csv, spent, progress.Callback());
   }();
   if (!solved.ok()) return ReportError("solve", solved.status());
   const SolveOutcome& o = *solved;

@@ -88,7 +88,7 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
       return Internal("planner '" + out.result.planner + "' returned an invalid plan: " + verified.errors[0].message);
     }
   }
-  out.doc = SolveJson(a, cp, out.result, out.lower_bound, out.fits);
+  if (a.document) out.doc = SolveJson(a, cp, out.result, out.lower_bound, out.fits);
   return out;
 }
 

@@ -22,12 +22,19 @@ constexpr size_t kSkipTflmGreedyAbove = 20000;  // and linear
 // Above this many buffers the exact search gets kLargeExactShare of the time left, peak repair
 // the rest.
 constexpr size_t kLargeForExactSearch = 4000;
+// Above this many buffers, when minimising, the exact search is skipped: on such problems it
+// only re-ran best-fit as its seed (3 s at 1M buffers, which then overran a 10 s limit by about
+// 2 s) and improved nothing on the 1M-buffer benchmark problems; the stages after the portfolio
+// get the time instead.
+constexpr size_t kSkipExactAbove = 250000;
 constexpr double kLargeExactShare = 0.5;
 // Of the time left after the portfolio, peak anchoring may use this share, target sweeps this
 // share of what is left then, and peak repair the rest. Anchoring settles the real traces within
 // 2.6 s of a 10 s limit (IOPDDL S, the slowest) and on evenly loaded problems gives up after 3/4
 // of its share; the sweeps need about a second per target on 100k random buffers.
 constexpr double kAnchorShare = 0.5;
+// Verifying a plan takes about this long per buffer (a second at 1M buffers).
+constexpr auto kVerifyPerBuffer = std::chrono::nanoseconds(1000);
 constexpr double kSweepShare = 0.6;
 
 namespace {
@@ -79,8 +86,10 @@ Clock::time_point ShareOf(Clock::time_point deadline, double share) {
 // it (plan/peak_anchor.h: settles traces whose peak is one zero-slack step), sweeps within falling
 // targets (plan/target_sweep.h: evenly loaded problems), then local repair of whatever peak is
 // left (plan/peak_repair.h). Lowers `best` in place.
-Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_point deadline,
-                          const PlannerOptions& options, const Progress& progress, PlanResult* best) {
+Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_point limit, const PlannerOptions& options,
+                          const Progress& progress, PlanResult* best) {
+  // The stages end early enough for the verification of what they return to fit in the limit.
+  const Clock::time_point deadline = limit - kVerifyPerBuffer * static_cast<int64_t>(unbounded.buffers.size());
   auto open = [&] { return best->plan.height > bound && Clock::now() < deadline; };
   if (best->status == PlanStatus::kOptimal || !open()) return Status::Ok();
   AnchorOptions ao;
@@ -128,6 +137,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
     const bool exact = entry.name == "optimal";
     // Heuristics run first (registry order); the exact search only when they left a gap.
     if (exact && best && best->plan.height <= bound && problem.capacity == 0) continue;
+    if (exact && problem.capacity == 0 && problem.buffers.size() > kSkipExactAbove) continue;
     PlannerOptions entry_options = options;
     if (options.time_limit_seconds > 0) {
       // The caller's limit covers the whole portfolio: each planner gets what is left.

@@ -17,7 +17,7 @@ namespace {
 constexpr uint64_t kMaxWindowInts = uint64_t{1} << 25;
 // One window's exact search may use this share of the time left; the rest is for the fill and
 // for the caller. A window that times out ends the anchoring: a larger one would take longer.
-constexpr double kWindowSearchShare = 0.75;
+constexpr double kWindowSearchShare = 0.3;
 // Steps beyond this span are not windowed (keeps centre +- reach inside int64).
 constexpr Step kMaxHorizon = Step{1} << 61;
 

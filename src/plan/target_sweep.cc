@@ -30,6 +30,10 @@ constexpr double kLiftLifetimes[] = {0.125, 0.25, 0.5, 1, 2};
 // rescued by a lower one (more of the timeline packed exactly).
 constexpr double kFirstExcess = 0.02;
 constexpr double kHotShares[] = {0.93, 0.88, 0.83};
+// A sweep's setup (sorting the steps, bucketing every buffer) takes about 0.6 us per buffer and
+// cannot stop midway: with less time left than this per buffer, no sweep starts (it would overrun
+// the deadline, by about half a second at 1M buffers).
+constexpr auto kSetupPerBuffer = std::chrono::nanoseconds(1000);
 
 class Sweep {
  public:
@@ -295,7 +299,8 @@ Plan TargetSweeps(const Problem& problem, Bytes bound, Bytes ceiling, std::chron
   if (bound <= 0) return best;
   double excess = kFirstExcess;
   bool met = false;
-  while (Clock::now() < deadline && !(cancel != nullptr && cancel->load(std::memory_order_relaxed))) {
+  const auto setup = kSetupPerBuffer * static_cast<int64_t>(problem.buffers.size());
+  while (Clock::now() + setup < deadline && !(cancel != nullptr && cancel->load(std::memory_order_relaxed))) {
     const Bytes target = bound + static_cast<Bytes>(static_cast<double>(bound) * excess);
     if (target >= (best.offsets.empty() ? ceiling : best.height)) {  // met already: aim lower
       met = true;
@@ -318,7 +323,7 @@ Plan TargetSweeps(const Problem& problem, Bytes bound, Bytes ceiling, std::chron
         ok = true;
         break;
       }
-      if (Clock::now() >= deadline) break;
+      if (Clock::now() + setup >= deadline) break;
     }
     if (ok) {
       met = true;
