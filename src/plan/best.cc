@@ -30,12 +30,13 @@ constexpr size_t kSkipExactAbove = 250000;
 constexpr double kLargeExactShare = 0.5;
 // Of the time left after the portfolio, peak anchoring may use this share, target sweeps this
 // share of what is left then, and peak repair the rest. Anchoring settles the real traces within
-// 2.6 s of a 10 s limit (IOPDDL S, the slowest) and on evenly loaded problems gives up after 3/4
-// of its share; the sweeps need about a second per target on 100k random buffers.
+// 2.6 s of a 10 s limit (IOPDDL S, the slowest) and on evenly loaded problems gives up after 30 %
+// of its share (its first window's search times out); the sweeps need about a second per target
+// on 100k random buffers.
 constexpr double kAnchorShare = 0.5;
+constexpr double kSweepShare = 0.6;
 // Verifying a plan takes about this long per buffer (a second at 1M buffers).
 constexpr auto kVerifyPerBuffer = std::chrono::nanoseconds(1000);
-constexpr double kSweepShare = 0.6;
 
 namespace {
 
