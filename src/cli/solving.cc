@@ -40,11 +40,12 @@ nlohmann::json SolveJson(const SolveArgs& a, const plan::CsvProblem& csv, const 
 // The planner's share of --time-limit, which covers the whole solve: what reading took is spent,
 // and what follows the planner's deadline costs about as much again three times over (best's check
 // of its last plan, solve's own check, writing the CSV; measured on the real traces: read 23-91 ms,
-// verify 29-54 ms, write 18-24 ms), so that is held back too. At least 1 ms: the planners always
-// return a plan.
-double PlannerSeconds(double limit, double spent_seconds) {
+// verify 29-54 ms, write 18-24 ms), so that is held back too, and 2 us per buffer more (freeing
+// the planner's memory and the process exit: 0.2 s at 100k buffers, which overran a 10 s limit by
+// up to 0.2 s). At least 1 ms: the planners always return a plan.
+double PlannerSeconds(double limit, double spent_seconds, size_t buffers) {
   if (limit <= 0) return 0;
-  return std::max(1e-3, limit - 4 * spent_seconds);
+  return std::max(1e-3, limit - 4 * spent_seconds - 2e-6 * static_cast<double>(buffers));
 }
 
 }  // namespace
@@ -61,7 +62,7 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
   if (!known.ok()) return known;
   const plan::PlannerEntry* planner = plan::FindPlanner(a.planner);
   plan::PlannerOptions opts;
-  opts.time_limit_seconds = PlannerSeconds(a.time_limit, spent_seconds);
+  opts.time_limit_seconds = PlannerSeconds(a.time_limit, spent_seconds, cp.problem.buffers.size());
   opts.progress = progress;
   opts.minimize = a.minimize || a.capacity == 0;
   auto result = planner->run(cp.problem, opts);
