@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <numeric>
 #include <vector>
 
 #include "plan/optimal_search.h"
@@ -124,7 +123,7 @@ class Sweep {
   // Calls f(y) once for every buffer of `index` meeting sections [lo, hi).
   template <typename F>
   void ForEachMeeting(const std::vector<std::vector<uint32_t>>& index, int lo, int hi, F f) {
-    ++cur_;
+    if (++cur_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), cur_ = 1;  // after 2^32 calls
     for (int k = lo / width_; k <= (hi - 1) / width_; ++k) {
       for (uint32_t y : index[k]) {
         if (stamp_[y] == cur_ || se_[y] <= lo || sb_[y] >= hi) continue;
