@@ -4,9 +4,8 @@
 #include <limits>
 
 namespace arenaplan::plan {
-namespace {
 
-Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
+Offset BestFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
   Offset top = 0;  // end of the merged occupied range seen so far
   Offset best = -1;
   Bytes best_waste = std::numeric_limits<Bytes>::max();
@@ -22,8 +21,6 @@ Offset BestFit(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
   }
   return best >= 0 ? best : AlignUp(top, alignment);
 }
-
-}  // namespace
 
 Offset FirstFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment) {
   // TFLM aligns the candidate after every neighbour; AlignUp is monotone, so aligning the running
@@ -64,7 +61,7 @@ Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, Ga
     index->SortedOccupied(i, &placed);
     const Buffer& b = bufs[i];
     plan.offsets[i] = rule == GapRule::kFirstFit ? FirstFitOffset(placed, b.size, b.alignment)
-                                                 : BestFit(placed, b.size, b.alignment);
+                                                 : BestFitOffset(placed, b.size, b.alignment);
     index->Insert(i, plan.offsets[i]);
     height = std::max(height, plan.offsets[i] + b.size);
     if (give_up_at > 0 && height >= give_up_at) return Plan{};

@@ -34,6 +34,10 @@ using StopFn = std::function<bool()>;
 Plan PlaceInOrder(const Problem& problem, const std::vector<uint32_t>& order, GapRule rule, TimeIndex* index,
                   const StopFn& stop = {}, Bytes give_up_at = 0);
 
+// The smallest free gap of `placed` (ascending offsets) that holds `size` bytes at `alignment`
+// (ties: the lowest), else the aligned end of the highest. O(placed).
+Offset BestFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment);
+
 // TFLM's first-fit walk over `placed` (ascending offsets, as SortedOccupied gives): the lowest
 // aligned offset where `size` bytes fit. O(placed).
 Offset FirstFitOffset(const std::vector<Span>& placed, Bytes size, Bytes alignment);

@@ -7,15 +7,16 @@
 
 namespace arenaplan::plan {
 
+Step LifetimeSteps(const Buffer& buffer) {
+  const uint64_t width = static_cast<uint64_t>(buffer.last) - static_cast<uint64_t>(buffer.first);
+  return width >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
+                                                                          : static_cast<Step>(width) + 1;
+}
+
 Step MedianLifetime(const std::vector<Buffer>& buffers) {
   std::vector<Step> len;
   len.reserve(buffers.size());
-  for (const Buffer& x : buffers) {
-    // last - first + 1 without overflow (first <= last; lifetimes wider than int64 saturate).
-    const uint64_t width = static_cast<uint64_t>(x.last) - static_cast<uint64_t>(x.first);
-    len.push_back(width >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
-                                                                                   : static_cast<Step>(width) + 1);
-  }
+  for (const Buffer& x : buffers) len.push_back(LifetimeSteps(x));
   if (len.empty()) return 1;
   std::nth_element(len.begin(), len.begin() + static_cast<std::ptrdiff_t>(len.size() / 2), len.end());
   return std::max<Step>(1, len[len.size() / 2]);

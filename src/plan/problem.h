@@ -45,8 +45,11 @@ inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) { return !(a.firs
 // max(offset + size) for the given offsets.
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);
 
-// The median of last - first + 1 over the buffers (1 when there are none): the time unit of the
-// local-search planners' windows. Saturates on lifetimes wider than int64. O(n).
+// last - first + 1: the buffer's steps, saturating at the largest Step (first <= last).
+Step LifetimeSteps(const Buffer& buffer);
+
+// The median of LifetimeSteps over the buffers (1 when there are none): the time unit of the
+// local-search planners' windows. O(n).
 Step MedianLifetime(const std::vector<Buffer>& buffers);
 
 // Upper limit on sum(size + alignment - 1) + max(fixed end): below it no planner arithmetic

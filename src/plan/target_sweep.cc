@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "plan/optimal_search.h"
+#include "plan/placement.h"
 #include "plan/search_model.h"
 
 namespace arenaplan::plan {
@@ -48,8 +49,8 @@ class Sweep {
     unit_ = MedianLifetime(b_);
     // Buckets of about one median lifetime, counted in sections.
     width_ = static_cast<int>(std::clamp<int64_t>(
-        sections_ / std::max<int64_t>(1, (points_.empty() ? 1 : Span(points_.front(), points_.back())) / unit_), 1,
-        std::max(1, sections_)));
+        sections_ / std::max<int64_t>(1, (points_.empty() ? 1 : StepsBetween(points_.front(), points_.back())) / unit_),
+        1, std::max(1, sections_)));
     const int nb = sections_ / width_ + 1;
     placed_index_.assign(nb, {});
     all_index_.assign(nb, {});
@@ -94,7 +95,7 @@ class Sweep {
 
  private:
   // last - first over steps, saturating.
-  static Step Span(Step first, Step last) {
+  static Step StepsBetween(Step first, Step last) {
     const uint64_t w = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
     return w >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
                                                                         : static_cast<Step>(w);
@@ -134,29 +135,16 @@ class Sweep {
   }
 
   // Best fit within the target among the placed buffers x meets; kUnfixed when no gap is wide
-  // enough.
+  // enough. Every placed buffer ends at or below the target, so every gap between them does too:
+  // only the position above them all can miss it.
   Offset Fit(uint32_t x) {
     spans_.clear();
     ForEachMeeting(placed_index_, sb_[x], se_[x], [&](uint32_t y) {
       if (off_[y] != kUnfixed && y != x) spans_.push_back({off_[y], off_[y] + b_[y].size});
     });
-    std::sort(spans_.begin(), spans_.end(), [](const Gap& a, const Gap& c) { return a.lo < c.lo; });
-    const Bytes size = b_[x].size, align = b_[x].alignment;
-    Offset top = 0, best = kUnfixed;
-    Bytes best_waste = std::numeric_limits<Bytes>::max();
-    for (const Gap& s : spans_) {
-      if (s.lo > top) {
-        const Offset cand = AlignUp(top, align);
-        if (cand + size <= s.lo && cand + size <= opt_.target && s.lo - top - size < best_waste) {
-          best_waste = s.lo - top - size;
-          best = cand;
-        }
-      }
-      top = std::max(top, s.hi);
-    }
-    if (best != kUnfixed) return best;
-    const Offset cand = AlignUp(top, align);
-    return cand + size <= opt_.target ? cand : kUnfixed;
+    std::sort(spans_.begin(), spans_.end(), [](const Span& a, const Span& c) { return a.offset < c.offset; });
+    const Offset at = BestFitOffset(spans_, b_[x].size, b_[x].alignment);
+    return at + b_[x].size <= opt_.target ? at : kUnfixed;
   }
 
   // x fits nowhere: lift the buffers the sweep placed that started in the last R steps and put
@@ -179,8 +167,8 @@ class Sweep {
           if (rule == 0 && a.size != c.size) return a.size > c.size;
           if (rule == 1 && a.first != c.first) return a.first < c.first;
           if (rule == 2) {
-            const __int128 ap = static_cast<__int128>(a.size) * (Span(a.first, a.last) + 1);
-            const __int128 cp = static_cast<__int128>(c.size) * (Span(c.first, c.last) + 1);
+            const __int128 ap = static_cast<__int128>(a.size) * LifetimeSteps(a);
+            const __int128 cp = static_cast<__int128>(c.size) * LifetimeSteps(c);
             if (ap != cp) return ap > cp;
           }
           return p < q;
@@ -218,7 +206,7 @@ class Sweep {
     for (int s = 0; s < sections_; ++s) {
       if (static_cast<double>(live[s]) < hot) continue;
       const Step first = points_[s], last = points_[s + 1] - 1;
-      if (!windows.empty() && (first <= windows.back().hi || Span(windows.back().hi, first) <= reach)) {
+      if (!windows.empty() && (first <= windows.back().hi || StepsBetween(windows.back().hi, first) <= reach)) {
         windows.back().hi = SaturatingAdd(last, reach);
         windows.back().peak = std::max(windows.back().peak, live[s]);
       } else {
@@ -263,9 +251,6 @@ class Sweep {
     }
   }
 
-  struct Gap {
-    Offset lo, hi;
-  };
   const std::vector<Buffer>& b_;
   const TargetSweepOptions& opt_;
   TargetSweepStats& st_;
@@ -279,7 +264,7 @@ class Sweep {
   std::vector<uint8_t> indexed_, anchored_;
   std::vector<uint32_t> stamp_;
   uint32_t cur_ = 0;
-  std::vector<Gap> spans_;
+  std::vector<Span> spans_;
 };
 
 }  // namespace
