@@ -249,4 +249,12 @@ std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules) {
   return blocks;
 }
 
+std::vector<Offset> PlaceMembers(const std::vector<Block>& blocks, const std::vector<Offset>& at, size_t buffers) {
+  std::vector<Offset> offsets(buffers, 0);
+  for (size_t k = 0; k < blocks.size(); ++k) {
+    for (size_t m = 0; m < blocks[k].members.size(); ++m) offsets[blocks[k].members[m]] = at[k] + blocks[k].relative[m];
+  }
+  return offsets;
+}
+
 }  // namespace arenaplan::plan::optimal_internal

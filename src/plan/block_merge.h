@@ -39,4 +39,8 @@ enum MergeRule : int {
 // The blocks, each original buffer in exactly one. Requires online buffers with alignment 1.
 std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules);
 
+// Every member's offset (indexed like the original buffers, `buffers` of them) when block k sits at
+// at[k].
+std::vector<Offset> PlaceMembers(const std::vector<Block>& blocks, const std::vector<Offset>& at, size_t buffers);
+
 }  // namespace arenaplan::plan::optimal_internal

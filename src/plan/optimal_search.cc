@@ -7,6 +7,7 @@
 #include "plan/block_merge.h"
 #include "plan/gravity_search.h"
 #include "plan/skyline_search.h"
+#include "plan/take_apart.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
@@ -88,17 +89,15 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
   }
   block_nodes += sky.nodes() + grav.nodes();
   if (r != Outcome::kFound) return r == Outcome::kNotFound ? Outcome::kBudget : r;  // glued: no proof
-  offsets->assign(buffers.size(), 0);
-  for (size_t k = 0; k < blocks.size(); ++k) {
-    for (size_t m = 0; m < blocks[k].members.size(); ++m)
-      (*offsets)[blocks[k].members[m]] = at[k] + blocks[k].relative[m];
-  }
+  *offsets = PlaceMembers(blocks, at, buffers.size());
   return Outcome::kFound;
 }
 
 // Several glueing variants (each glues some coincidental pairs the others avoid; measured on the
-// packing benchmark, each solves instances the others do not), then the first variant's blocks
-// with one block at a time taken apart (a wrong glue often sits in just one of them).
+// packing benchmark, each solves instances the others do not), then each variant's wrong glues
+// looked for by taking blocks apart (take_apart.h), then the first variant's blocks with one block
+// at a time taken apart under the whole portfolio (it solves slack packings the skyline-only
+// probes of take_apart.h do not).
 Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, std::vector<Offset>* offsets) {
   if (std::find(glue_failed.begin(), glue_failed.end(), capacity) != glue_failed.end()) return Outcome::kBudget;
   const auto now = std::chrono::steady_clock::now();
@@ -122,6 +121,15 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
     const Outcome r = SolveGlued(blocks, capacity, limits, offsets);
     if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
   }
+  for (const std::vector<Block>& blocks : glued) {
+    if (blocks.size() == buffers.size()) continue;
+    const Outcome r = TakeApart(buffers, blocks, capacity, limits, offsets, &block_nodes);
+    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+    if (r == Outcome::kTimeout) {  // the stage's share is spent
+      glue_failed.push_back(capacity);
+      return Outcome::kBudget;
+    }
+  }
   const std::vector<Block>& eager = glued[0];
   for (size_t k = 0; k < eager.size(); ++k) {
     if (eager[k].members.size() < 2) continue;
@@ -132,7 +140,10 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
     for (size_t m : eager[k].members) apart.push_back(Block{buffers[m], {m}, {0}});
     const Outcome r = SolveGlued(apart, capacity, limits, offsets);
     if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
-    if (r == Outcome::kTimeout) break;  // the stage's share is spent
+    if (r == Outcome::kTimeout) {  // the stage's share is spent
+      glue_failed.push_back(capacity);
+      return Outcome::kBudget;
+    }
   }
   glue_failed.push_back(capacity);
   return Outcome::kBudget;

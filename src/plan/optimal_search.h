@@ -2,8 +2,8 @@
 // portfolio of the gravity search (gravity_search.h), the skyline search (skyline_search.h) and
 // block reconstruction (block_merge.h), run with restarts.
 //  1. Tight problems (skyline search applicable): the problem glued into blocks is searched
-//     first under a node cap, then with one block at a time taken apart again. A plan of the
-//     blocks is a plan; a failure there proves nothing.
+//     first under a node cap, then with blocks taken apart again, one at a time and in pairs
+//     (take_apart.h). A plan of the blocks is a plan; a failure there proves nothing.
 //  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
 //     each round runs six gravity variants (three static orders, split groups re-ranked or not)
 //     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a
