@@ -7,6 +7,7 @@
 #include "plan/lower_bound.h"
 #include "plan/peak_anchor.h"
 #include "plan/peak_repair.h"
+#include "plan/search_model.h"
 #include "plan/target_sweep.h"
 #include "plan/verify.h"
 
@@ -77,11 +78,6 @@ Status KeepIfLower(const Problem& unbounded, Plan p, const std::string& stage, P
   return Status::Ok();
 }
 
-Clock::time_point ShareOf(Clock::time_point deadline, double share) {
-  const auto now = Clock::now();
-  return now + std::chrono::duration_cast<Clock::duration>((deadline - now) * share);
-}
-
 // What time is left goes to the stages that lower a plan the exact search could not close, each
 // only while the plan is above the bound: the exact core at the busiest step with first fit around
 // it (plan/peak_anchor.h: settles traces whose peak is one zero-slack step), sweeps within falling
@@ -94,14 +90,16 @@ Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_poi
   auto open = [&] { return best->plan.height > bound && Clock::now() < deadline; };
   if (best->status == PlanStatus::kOptimal || !open()) return Status::Ok();
   AnchorOptions ao;
-  ao.deadline = ShareOf(deadline, kAnchorShare);
+  ao.deadline = optimal_internal::ShareOfTimeLeft(deadline, kAnchorShare);
   ao.cancel = options.cancel;
   ao.target = bound;
   ARENAPLAN_RETURN_IF_ERROR(KeepIfLower(unbounded, AnchorPeak(unbounded, best->plan, ao), "peak-anchor", best));
   if (!open()) return Status::Ok();
-  ARENAPLAN_RETURN_IF_ERROR(KeepIfLower(
-      unbounded, TargetSweeps(unbounded, bound, best->plan.height, ShareOf(deadline, kSweepShare), options.cancel),
-      "target-sweep", best));
+  ARENAPLAN_RETURN_IF_ERROR(
+      KeepIfLower(unbounded,
+                  TargetSweeps(unbounded, bound, best->plan.height,
+                               optimal_internal::ShareOfTimeLeft(deadline, kSweepShare), options.cancel),
+                  "target-sweep", best));
   progress.Report("target-sweep", best->plan.height, 0, 0);
   if (!open()) return Status::Ok();
   RepairOptions ro;

@@ -100,12 +100,8 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
 // probes of take_apart.h do not).
 Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, std::vector<Offset>* offsets) {
   if (std::find(glue_failed.begin(), glue_failed.end(), capacity) != glue_failed.end()) return Outcome::kBudget;
-  const auto now = std::chrono::steady_clock::now();
   Limits limits = outer;
-  if (outer.deadline > now) {
-    limits.deadline = now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((outer.deadline - now) *
-                                                                                            kBlockStageShare);
-  }
+  limits.deadline = ShareOfTimeLeft(outer.deadline, kBlockStageShare);
   if (glued.empty()) {
     static const int kVariants[] = {
         kStacks | kChainPairs | kPinwheels | kChainsAfterStacks,

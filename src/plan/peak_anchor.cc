@@ -137,9 +137,8 @@ Plan AnchorPeak(const Problem& problem, Plan plan, const AnchorOptions& options,
     ++searched;
     optimal_internal::DecisionSearch search(window);
     std::vector<Offset> offsets;
-    const auto now = Clock::now();
-    const double share = searched == 1 ? kFirstWindowSearchShare : kWindowSearchShare;
-    const auto until = now + std::chrono::duration_cast<Clock::duration>((options.deadline - now) * share);
+    const auto until = optimal_internal::ShareOfTimeLeft(options.deadline,
+                                                         searched == 1 ? kFirstWindowSearchShare : kWindowSearchShare);
     const optimal_internal::Outcome r = search.Decide(options.target, optimal_internal::Limits{until, options.cancel},
                                                       &offsets);
     if (r == optimal_internal::Outcome::kNotFound) {

@@ -33,6 +33,15 @@ struct Limits {
   const Heartbeat* heartbeat = nullptr;
 };
 
+// The point `share` (0..1) of the way from now to `deadline`: a stage's own deadline within its
+// caller's. A deadline already past stays as it is.
+inline std::chrono::steady_clock::time_point ShareOfTimeLeft(std::chrono::steady_clock::time_point deadline,
+                                                             double share) {
+  const auto now = std::chrono::steady_clock::now();
+  if (deadline <= now) return deadline;
+  return now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((deadline - now) * share);
+}
+
 // Reads the clock and the cancel flag every 8 calls (a search node costs about a microsecond, the
 // clock ~25 ns): the deadline holds to well under a millisecond. Beats the heartbeat on time.
 class StopCheck {

@@ -237,8 +237,7 @@ class Sweep {
       if (optimal_internal::SearchFootprint(sub) > kMaxWindowInts || Stopped()) continue;
       optimal_internal::DecisionSearch search(sub);
       std::vector<Offset> offsets;
-      const auto now = Clock::now();
-      const auto until = now + std::chrono::duration_cast<Clock::duration>((opt_.deadline - now) * kWindowTimeShare);
+      const auto until = optimal_internal::ShareOfTimeLeft(opt_.deadline, kWindowTimeShare);
       if (search.Decide(opt_.target, optimal_internal::Limits{until, opt_.cancel}, &offsets) !=
           optimal_internal::Outcome::kFound) {
         continue;
