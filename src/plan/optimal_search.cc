@@ -25,6 +25,9 @@ constexpr int64_t kBlockNodesBase = 5000;
 // on an infeasible capacity it is pure cost.
 constexpr double kBlockStageShare = 0.5;
 
+// The gravity search's static orders (gravity_search.h), tried in turn.
+const char* const kGravityOrders[] = {"WAT", "TAW", "TWA"};
+
 // The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ... (i >= 1).
 int64_t Luby(int64_t i) {
   int64_t k = 1;
@@ -70,7 +73,8 @@ struct DecisionSearch::Impl {
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
 };
 
-// Searches the blocks as buffers (skyline and gravity runs in turn, Luby budgets) under the node
+// Searches the blocks as buffers (skyline and gravity runs in turn, the gravity search through its
+// three orders, Luby budgets) under the node
 // cap; on success writes every member's offset.
 Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                                          std::vector<Offset>* offsets) {
@@ -85,7 +89,7 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
   for (int64_t i = 1; r == Outcome::kBudget && sky.nodes() + grav.nodes() < cap; ++i) {
     const int64_t budget = std::min(unit * Luby((i + 1) / 2), cap - sky.nodes() - grav.nodes());
     r = i % 2 == 1 ? sky.Run(capacity, SkylineVariant(i / 2), budget, limits, &at)
-                   : grav.Run(capacity, "WAT", i % 4 == 0, budget, limits, &at);
+                   : grav.Run(capacity, kGravityOrders[(i / 2) % 3], i % 4 == 0, budget, limits, &at);
   }
   block_nodes += sky.nodes() + grav.nodes();
   if (r != Outcome::kFound) return r == Outcome::kNotFound ? Outcome::kBudget : r;  // glued: no proof
@@ -148,13 +152,12 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
 // Rounds with doubling budgets, every variant once per round: the gravity variants are
 // deterministic, so rerunning one under the same budget (as a Luby schedule would) learns nothing.
 Outcome DecisionSearch::Impl::Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
-  static const char* const kOrders[] = {"WAT", "TAW", "TWA"};
   const int skyline_variants = Tight(capacity) ? 3 : 0;
   int64_t budget = 2 * static_cast<int64_t>(buffers.size()) + 64;
   int64_t skyline_runs = 0;
   for (;; budget *= 2) {
     for (int v = 0; v < 6 + skyline_variants; ++v) {
-      const Outcome r = v < 6 ? gravity.Run(capacity, kOrders[v % 3], v < 3, budget, limits, offsets)
+      const Outcome r = v < 6 ? gravity.Run(capacity, kGravityOrders[v % 3], v < 3, budget, limits, offsets)
                               : skyline->Run(capacity, SkylineVariant(skyline_runs++), budget, limits, offsets);
       if (r != Outcome::kBudget) return r;
     }

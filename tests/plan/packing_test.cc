@@ -55,6 +55,16 @@ TEST(Packing, ExactPlannerFitsPerfectAndSlackPackings) {
   }
 }
 
+// packing_bench's slack-600-p20-s0: its glued blocks are packed only by the gravity search in
+// time order ("TAW"; 353 nodes), which no glued-problem run tried before; it had no answer in 60 s.
+TEST(Packing, SlackPackingOfSixHundredBuffersFits) {
+  const PackingInstance inst = Make(PackingVariant::kSlack, 600, 0.2, 1000003ull * 600 + 101ull * 20 + 7ull * 1);
+  auto r = Decide(inst.problem);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(VerifyPlan(inst.problem, r->plan).ok());
+  EXPECT_LE(r->plan.height, kPackingSide);
+}
+
 TEST(Packing, GadgetPackingsAreProvenInfeasible) {
   for (uint64_t seed = 0; seed < 3; ++seed) {
     const PackingInstance inst = Make(PackingVariant::kGadget, 150, 0.2, seed);
