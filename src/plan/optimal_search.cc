@@ -74,8 +74,7 @@ struct DecisionSearch::Impl {
 };
 
 // Searches the blocks as buffers (skyline and gravity runs in turn, the gravity search through its
-// three orders, Luby budgets) under the node
-// cap; on success writes every member's offset.
+// three orders, Luby budgets) under the node cap; on success writes every member's offset.
 Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                                          std::vector<Offset>* offsets) {
   std::vector<Buffer> as_buffers;
