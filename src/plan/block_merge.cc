@@ -249,6 +249,25 @@ std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules) {
   return blocks;
 }
 
+std::vector<Block> TakenApart(const std::vector<Buffer>& buffers, const std::vector<Block>& glued,
+                              const std::vector<size_t>& apart) {
+  std::vector<Block> out;
+  for (size_t k = 0; k < glued.size(); ++k) {
+    if (std::find(apart.begin(), apart.end(), k) == apart.end()) out.push_back(glued[k]);
+  }
+  for (size_t k : apart) {
+    for (size_t m : glued[k].members) out.push_back(Block{buffers[m], {m}, {0}});
+  }
+  return out;
+}
+
+std::vector<Buffer> BlockBuffers(const std::vector<Block>& blocks) {
+  std::vector<Buffer> out;
+  out.reserve(blocks.size());
+  for (const Block& b : blocks) out.push_back(b.buffer);
+  return out;
+}
+
 std::vector<Offset> PlaceMembers(const std::vector<Block>& blocks, const std::vector<Offset>& at, size_t buffers) {
   std::vector<Offset> offsets(buffers, 0);
   for (size_t k = 0; k < blocks.size(); ++k) {

@@ -39,6 +39,14 @@ enum MergeRule : int {
 // The blocks, each original buffer in exactly one. Requires online buffers with alignment 1.
 std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules);
 
+// `glued` with the blocks listed in `apart` replaced by their members, each a block of its own,
+// appended after the blocks that stay (in `apart`'s order).
+std::vector<Block> TakenApart(const std::vector<Buffer>& buffers, const std::vector<Block>& glued,
+                              const std::vector<size_t>& apart);
+
+// Each block's buffer (its lifetime and height), for a search over the blocks.
+std::vector<Buffer> BlockBuffers(const std::vector<Block>& blocks);
+
 // Every member's offset (indexed like the original buffers, `buffers` of them) when block k sits at
 // at[k].
 std::vector<Offset> PlaceMembers(const std::vector<Block>& blocks, const std::vector<Offset>& at, size_t buffers);

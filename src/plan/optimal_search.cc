@@ -70,6 +70,7 @@ struct DecisionSearch::Impl {
   Outcome SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                      std::vector<Offset>* offsets);
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SearchGlued(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
 };
 
@@ -77,8 +78,7 @@ struct DecisionSearch::Impl {
 // three orders, Luby budgets) under the node cap; on success writes every member's offset.
 Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                                          std::vector<Offset>* offsets) {
-  std::vector<Buffer> as_buffers;
-  for (const Block& b : blocks) as_buffers.push_back(b.buffer);
+  const std::vector<Buffer> as_buffers = BlockBuffers(blocks);
   SkylineSearch sky(as_buffers);
   GravitySearch grav(as_buffers);
   std::vector<Offset> at;
@@ -115,6 +115,15 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
     };
     for (int rules : kVariants) glued.push_back(MergeBlocks(buffers, rules));
   }
+  const Outcome r = SearchGlued(capacity, limits, offsets);
+  if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+  glue_failed.push_back(capacity);
+  return Outcome::kBudget;
+}
+
+// The block stage's searches in turn, until one finds a plan or the stage's time is spent
+// (kTimeout).
+Outcome DecisionSearch::Impl::SearchGlued(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   for (const std::vector<Block>& blocks : glued) {
     if (blocks.size() == buffers.size()) continue;
     const Outcome r = SolveGlued(blocks, capacity, limits, offsets);
@@ -123,28 +132,14 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
   for (const std::vector<Block>& blocks : glued) {
     if (blocks.size() == buffers.size()) continue;
     const Outcome r = TakeApart(buffers, blocks, capacity, limits, offsets, &block_nodes);
-    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
-    if (r == Outcome::kTimeout) {  // the stage's share is spent
-      glue_failed.push_back(capacity);
-      return Outcome::kBudget;
-    }
+    if (r != Outcome::kBudget) return r;
   }
   const std::vector<Block>& eager = glued[0];
   for (size_t k = 0; k < eager.size(); ++k) {
     if (eager[k].members.size() < 2) continue;
-    std::vector<Block> apart;
-    for (size_t j = 0; j < eager.size(); ++j) {
-      if (j != k) apart.push_back(eager[j]);
-    }
-    for (size_t m : eager[k].members) apart.push_back(Block{buffers[m], {m}, {0}});
-    const Outcome r = SolveGlued(apart, capacity, limits, offsets);
-    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
-    if (r == Outcome::kTimeout) {  // the stage's share is spent
-      glue_failed.push_back(capacity);
-      return Outcome::kBudget;
-    }
+    const Outcome r = SolveGlued(TakenApart(buffers, eager, {k}), capacity, limits, offsets);
+    if (r != Outcome::kBudget) return r;
   }
-  glue_failed.push_back(capacity);
   return Outcome::kBudget;
 }
 

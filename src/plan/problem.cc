@@ -7,10 +7,15 @@
 
 namespace arenaplan::plan {
 
-Step LifetimeSteps(const Buffer& buffer) {
-  const uint64_t width = static_cast<uint64_t>(buffer.last) - static_cast<uint64_t>(buffer.first);
+Step StepsBetween(Step first, Step last) {
+  const uint64_t width = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
   return width >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
-                                                                          : static_cast<Step>(width) + 1;
+                                                                          : static_cast<Step>(width);
+}
+
+Step LifetimeSteps(const Buffer& buffer) {
+  const Step width = StepsBetween(buffer.first, buffer.last);
+  return width == std::numeric_limits<Step>::max() ? width : width + 1;
 }
 
 Step MedianLifetime(const std::vector<Buffer>& buffers) {

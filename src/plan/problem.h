@@ -45,6 +45,9 @@ inline bool LifetimesOverlap(const Buffer& a, const Buffer& b) { return !(a.firs
 // max(offset + size) for the given offsets.
 Bytes PlanHeight(const Problem& problem, const std::vector<Offset>& offsets);
 
+// last - first, saturating at the largest Step (first <= last).
+Step StepsBetween(Step first, Step last);
+
 // last - first + 1: the buffer's steps, saturating at the largest Step (first <= last).
 Step LifetimeSteps(const Buffer& buffer);
 

@@ -33,17 +33,8 @@ struct Prober {
   // One skyline run with the blocks in `apart` taken apart into their members. kNotFound refutes
   // this glueing, never the buffers.
   Outcome Run(const std::vector<size_t>& apart, int64_t budget, int64_t* nodes) {
-    std::vector<Block> blocks;
-    for (size_t k = 0; k < glued.size(); ++k) {
-      if (std::find(apart.begin(), apart.end(), k) == apart.end()) {
-        blocks.push_back(glued[k]);
-        continue;
-      }
-      for (size_t m : glued[k].members) blocks.push_back(Block{buffers[m], {m}, {0}});
-    }
-    std::vector<Buffer> as_buffers;
-    for (const Block& b : blocks) as_buffers.push_back(b.buffer);
-    SkylineSearch sky(as_buffers);
+    const std::vector<Block> blocks = TakenApart(buffers, glued, apart);
+    SkylineSearch sky(BlockBuffers(blocks));
     std::vector<Offset> at;
     const Outcome r = sky.Run(capacity, SkylineOrder{}, budget, limits, &at);
     *nodes = sky.nodes();

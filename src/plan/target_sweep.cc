@@ -94,12 +94,6 @@ class Sweep {
   }
 
  private:
-  // last - first over steps, saturating.
-  static Step StepsBetween(Step first, Step last) {
-    const uint64_t w = static_cast<uint64_t>(last) - static_cast<uint64_t>(first);
-    return w >= static_cast<uint64_t>(std::numeric_limits<Step>::max()) ? std::numeric_limits<Step>::max()
-                                                                        : static_cast<Step>(w);
-  }
   static Step SaturatingAdd(Step t, Step d) {
     if (d > 0 && t > std::numeric_limits<Step>::max() - d) return std::numeric_limits<Step>::max();
     if (d < 0 && t < std::numeric_limits<Step>::min() - d) return std::numeric_limits<Step>::min();

@@ -54,9 +54,7 @@ std::vector<Block> Glue(const std::vector<Buffer>& buffers, const std::vector<st
 
 // The skyline search's verdict on the glued problem (kFound, kNotFound or kBudget).
 Outcome Decide(const std::vector<Block>& blocks, Bytes capacity) {
-  std::vector<Buffer> as_buffers;
-  for (const Block& b : blocks) as_buffers.push_back(b.buffer);
-  SkylineSearch sky(as_buffers);
+  SkylineSearch sky(BlockBuffers(blocks));
   std::vector<Offset> at;
   return sky.Run(capacity, SkylineOrder{}, 200000, Generous(), &at);
 }
