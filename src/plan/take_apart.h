@@ -1,7 +1,7 @@
 // Take-apart search for the optimal planner's block stage (internal): glued blocks
 // (block_merge.h) solve many perfect packings at once, but glueing joins coincidental pieces too,
 // and one wrong glue is enough to make the glued problem infeasible. Measured on the packing
-// benchmark, the misses had two wrong glues among 80-130 blocks: each block taken apart alone
+// benchmark, the misses had two wrong glues among 80-110 blocks: each block taken apart alone
 // still fails, the right pair solves in about 200 nodes.
 //
 // The stage proves the glued problem infeasible first (one skyline run), then takes each
