@@ -27,14 +27,20 @@ using Clock = std::chrono::steady_clock;
 
 constexpr double kDefaultTimeLimitSeconds = 10.0;
 // How the time limit is shared (fractions of the time remaining when each step starts):
-constexpr double kSeedShare = 0.5;              // the best-fit portfolio that seeds the search
-constexpr double kMinSeedSeconds = 1e-3;        // ... but always time for one variant at least
-constexpr double kBoundProbeShare = 0.4;        // the probe at the lower bound: fast, or hopeless
-constexpr double kProbeShare = 0.5;             // each later bisection probe
-constexpr double kQuickProbeShare = 0.1;        // decision mode: a brief try at the bound first ...
-constexpr double kQuickProbeMaxSeconds = 0.25;  // ... capped at this
-constexpr size_t kOwnSeedMaxBuffers = 4000;     // our quadratic first-fit seed only below this
-constexpr Bytes kMaxTotal = kMaxTotalBytes;     // keeps every sum below int64 overflow
+constexpr double kSeedShare = 0.5;        // the best-fit portfolio that seeds the search
+constexpr double kMinSeedSeconds = 1e-3;  // ... but always time for one variant at least
+constexpr double kBoundProbeShare = 0.4;  // the probe at the lower bound: fast, or hopeless
+constexpr double kProbeShare = 0.5;       // each later bisection probe
+// Decision mode under a capacity above the bound: a plan at the bound is often found much faster
+// than one at the capacity (a perfect packing, where wasted cells refute at once), and sometimes
+// not at all. The bound is tried first: briefly (this share of the time left, capped), or with
+// kBoundProbeShare as when minimising where the bound is tight (DecisionSearch::Tight: a plan
+// there is a near-perfect packing, found fast or never, and the search at a looser capacity
+// wastes cells and drowns; the perfect packings under 2 % headroom of packing_bench).
+constexpr double kQuickProbeShare = 0.1;
+constexpr double kQuickProbeMaxSeconds = 0.25;
+constexpr size_t kOwnSeedMaxBuffers = 4000;  // our quadratic first-fit seed only below this
+constexpr Bytes kMaxTotal = kMaxTotalBytes;  // keeps every sum below int64 overflow
 // The exact search keeps every time-overlapping pair and every (section, live buffer) entry. It
 // is built only while they stay within memory proportional to the problem: this many ints per
 // buffer, plus a fixed allowance that every small problem fits (A-K, every model).
@@ -222,6 +228,20 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   }
 }
 
+// Decision at the capacity for a piece without a plan: the bound first (see kQuickProbeShare),
+// then the capacity with the time left. kFound also when the bound's probe found the plan.
+Outcome DecideWithin(Piece& piece, Bytes capacity, const Clocked& clock) {
+  if (piece.lb < capacity) {
+    const bool tight = piece.search != nullptr && piece.search->Tight(piece.lb);
+    const double remaining = clock.remaining();
+    const double s = tight ? remaining * kBoundProbeShare
+                           : std::min(kQuickProbeMaxSeconds, remaining * kQuickProbeShare);
+    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+    if (Probe(piece, piece.lb, std::min(until, clock.deadline), clock) == Outcome::kFound) return Outcome::kFound;
+  }
+  return Probe(piece, capacity, clock.deadline, clock);
+}
+
 // Closed windows (window_bound.h) raise a piece's proven bound where a small part of it cannot be
 // packed: in decision mode (capacity > 0) at the capacity for pieces without a plan that fits;
 // when minimising at the bound, then just above it, while a gap remains. Only pieces without
@@ -388,14 +408,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     }
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
-      // A tight capacity is often found much faster than a loose one: try the bound briefly.
-      if (p.lb < capacity) {
-        const double share = std::min(kQuickProbeMaxSeconds, clock.remaining() * kQuickProbeShare);
-        const auto quick = Clock::now() +
-                           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share));
-        if (Probe(p, p.lb, std::min(quick, clock.deadline), clock) == Outcome::kFound) continue;
-      }
-      const Outcome r = Probe(p, capacity, clock.deadline, clock);
+      const Outcome r = DecideWithin(p, capacity, clock);
       if (r == Outcome::kNotFound) {
         result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
         return finish(PlanStatus::kInfeasible);

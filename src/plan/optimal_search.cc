@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <numeric>
 
 #include "plan/block_merge.h"
 #include "plan/gravity_search.h"
+#include "plan/hole_fill.h"
 #include "plan/skyline_search.h"
 #include "plan/take_apart.h"
 
@@ -24,6 +27,27 @@ constexpr int64_t kBlockNodesBase = 5000;
 // The block stage may use this share of the time left: it can only find plans, never refute, so
 // on an infeasible capacity it is pure cost.
 constexpr double kBlockStageShare = 0.5;
+
+// The fill stage (hole_fill.h): at most this many filler sets, found in at most this many steps,
+// and this share of the block stage's time (the rest is the unfilled problem's).
+constexpr size_t kMaxFillerSets = 40;
+constexpr int64_t kFillerNodes = 200000;
+constexpr double kFillStageShare = 0.75;
+// The problem's own blocks as glued get at most this share first: on perfect packings they are
+// the answer, on slack packings their searches are slow (about 3 s on packing_bench's slack-800).
+constexpr double kOwnBlocksShare = 0.1;
+
+// The block stage's glueing variants (each glues some coincidental pairs the others avoid;
+// measured on the packing benchmark, each solves instances the others do not), cheapest to search
+// first.
+const int kGlueVariants[] = {
+    kStacks | kChainPairs | kPinwheels | kChainsAfterStacks,
+    kStacks | kChainPairs | kPinwheels,
+    kStacks | kChainsWithEvidence | kPinwheels,
+    kStacks | kChainPairs | kPinwheels | kStacksFirst,
+    kChainsWithEvidence | kPinwheels,
+};
+constexpr size_t kGlueVariantCount = sizeof(kGlueVariants) / sizeof(kGlueVariants[0]);
 
 // The gravity search's static orders (gravity_search.h), tried in turn.
 const char* const kGravityOrders[] = {"WAT", "TAW", "TWA"};
@@ -56,12 +80,14 @@ struct DecisionSearch::Impl {
   std::vector<std::vector<Block>> glued;   // the block stage's problems, built on first use
   std::vector<Bytes> glue_failed;          // capacities the block stage has already failed at
   int64_t block_nodes = 0;
+  Bytes g = 0;  // gcd of the sizes
 
   explicit Impl(const std::vector<Buffer>& b) : buffers(b), gravity(b) {
     if (SkylineSearch::Applicable(b)) skyline = std::make_unique<SkylineSearch>(b);
     const Sections sec = BuildSections(b);
     for (int s = 0; s < sec.num_sections; ++s) { duration += static_cast<double>(sec.points[s + 1] - sec.points[s]); }
     for (const Buffer& x : b) area += static_cast<double>(x.size) * static_cast<double>(x.last - x.first + 1);
+    for (const Buffer& x : b) g = std::gcd(g, x.size);
   }
   bool Tight(Bytes capacity) const {
     return skyline != nullptr && duration > 0 &&
@@ -69,8 +95,12 @@ struct DecisionSearch::Impl {
   }
   Outcome SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                      std::vector<Offset>* offsets);
+  void Glue();
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
-  Outcome SearchGlued(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SearchVariant(size_t v, Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SearchTakenApart(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
 };
 
@@ -97,38 +127,85 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
 }
 
 // Several glueing variants (each glues some coincidental pairs the others avoid; measured on the
-// packing benchmark, each solves instances the others do not), then each variant's wrong glues
-// looked for by taking blocks apart (take_apart.h), then the first variant's blocks with one block
-// at a time taken apart under the whole portfolio (it solves slack packings the skyline-only
-// probes of take_apart.h do not).
+// packing benchmark, each solves instances the others do not), built once.
+void DecisionSearch::Impl::Glue() {
+  if (!glued.empty()) return;
+  for (int rules : kGlueVariants) glued.push_back(MergeBlocks(buffers, rules));
+}
+
+// The problem's own blocks as glued (kOwnBlocksShare); then, where the capacity leaves room, the
+// fill stage (kFillStageShare of the stage's time left); then the searches that take the
+// problem's own blocks apart.
 Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, std::vector<Offset>* offsets) {
   if (std::find(glue_failed.begin(), glue_failed.end(), capacity) != glue_failed.end()) return Outcome::kBudget;
   Limits limits = outer;
   limits.deadline = ShareOfTimeLeft(outer.deadline, kBlockStageShare);
-  if (glued.empty()) {
-    static const int kVariants[] = {
-        kStacks | kChainPairs | kPinwheels | kChainsAfterStacks,
-        kStacks | kChainPairs | kPinwheels,
-        kStacks | kChainsWithEvidence | kPinwheels,
-        kStacks | kChainPairs | kPinwheels | kStacksFirst,
-        kChainsWithEvidence | kPinwheels,
-    };
-    for (int rules : kVariants) glued.push_back(MergeBlocks(buffers, rules));
-  }
-  const Outcome r = SearchGlued(capacity, limits, offsets);
+  Glue();
+  Limits quick = limits;
+  quick.deadline = ShareOfTimeLeft(limits.deadline, kOwnBlocksShare);
+  Outcome r = SearchVariants(capacity, quick, offsets);
   if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
-  glue_failed.push_back(capacity);
+  Limits fill_limits = limits;
+  fill_limits.deadline = ShareOfTimeLeft(limits.deadline, kFillStageShare);
+  const Outcome filled = FillStage(capacity, fill_limits, offsets);
+  if (filled == Outcome::kFound || filled == Outcome::kCancelled) return filled;
+  r = SearchTakenApart(capacity, limits, offsets);
+  if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+  // Only a stage that ran every search to its node cap is not worth repeating: one cut short by
+  // its share of a brief probe's time gets another chance under a later, longer probe.
+  if (r == Outcome::kBudget && filled == Outcome::kBudget) glue_failed.push_back(capacity);
   return Outcome::kBudget;
 }
 
-// The block stage's searches in turn, until one finds a plan or the stage's time is spent
-// (kTimeout).
-Outcome DecisionSearch::Impl::SearchGlued(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
-  for (const std::vector<Block>& blocks : glued) {
-    if (blocks.size() == buffers.size()) continue;
-    const Outcome r = SolveGlued(blocks, capacity, limits, offsets);
-    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+// The filler sets of hole_fill.h in turn, plainest first, each filled problem glued into its own
+// blocks and searched like the problem's (as glued, then taken apart) with a share of the time
+// left that falls with its rank. kBudget when nothing was found (or there is nothing to fill).
+Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+  if (skyline == nullptr || g <= 0) return Outcome::kBudget;
+  const std::vector<std::vector<Buffer>> sets = FillerSets(buffers, capacity, g, kMaxFillerSets, kFillerNodes);
+  double weights = 0;  // set k's weight is 1 / (k + 1)
+  for (size_t k = 0; k < sets.size(); ++k) weights += 1.0 / static_cast<double>(k + 1);
+  std::vector<Offset> at;
+  for (size_t k = 0; k < sets.size(); ++k) {
+    Limits share = limits;
+    share.deadline = ShareOfTimeLeft(limits.deadline, 1.0 / static_cast<double>(k + 1) / weights);
+    weights -= 1.0 / static_cast<double>(k + 1);
+    std::vector<Buffer> b = buffers;
+    b.insert(b.end(), sets[k].begin(), sets[k].end());
+    Impl filled(b);
+    filled.Glue();
+    Outcome r = filled.SearchVariants(capacity, share, &at);
+    if (r == Outcome::kBudget || r == Outcome::kTimeout) r = filled.SearchTakenApart(capacity, share, &at);
+    block_nodes += filled.block_nodes;
+    if (r == Outcome::kFound) {
+      offsets->assign(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(buffers.size()));
+      return r;
+    }
+    if (r == Outcome::kCancelled || std::chrono::steady_clock::now() >= limits.deadline) return r;
   }
+  return Outcome::kBudget;
+}
+
+// Each glueing variant's blocks searched as they are.
+Outcome DecisionSearch::Impl::SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+  for (size_t v = 0; v < glued.size(); ++v) {
+    const Outcome r = SearchVariant(v, capacity, limits, offsets);
+    if (r != Outcome::kBudget) return r;
+  }
+  return Outcome::kBudget;
+}
+
+// Glueing variant v's blocks searched as they are (kBudget also when they glue nothing).
+Outcome DecisionSearch::Impl::SearchVariant(size_t v, Bytes capacity, const Limits& limits,
+                                            std::vector<Offset>* offsets) {
+  if (glued[v].size() == buffers.size()) return Outcome::kBudget;
+  return SolveGlued(glued[v], capacity, limits, offsets);
+}
+
+// Each variant's wrong glues looked for by taking blocks apart (take_apart.h), then the first
+// variant's blocks with one block at a time taken apart under the whole portfolio (it solves slack
+// packings the skyline-only probes of take_apart.h do not).
+Outcome DecisionSearch::Impl::SearchTakenApart(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   for (const std::vector<Block>& blocks : glued) {
     if (blocks.size() == buffers.size()) continue;
     const Outcome r = TakeApart(buffers, blocks, capacity, limits, offsets, &block_nodes);
@@ -162,6 +239,8 @@ DecisionSearch::DecisionSearch(const std::vector<Buffer>& buffers) : impl_(std::
 DecisionSearch::~DecisionSearch() = default;
 
 Bytes DecisionSearch::lower_bound() const { return impl_->gravity.lower_bound(); }
+
+bool DecisionSearch::Tight(Bytes capacity) const { return impl_->Tight(capacity); }
 
 int64_t DecisionSearch::nodes() const {
   return impl_->gravity.nodes() + (impl_->skyline ? impl_->skyline->nodes() : 0) + impl_->block_nodes;

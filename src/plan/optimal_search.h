@@ -31,6 +31,9 @@ class DecisionSearch {
   // Finds offsets with every buffer ending at or below `capacity`, or proves none exist.
   Outcome Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   int64_t nodes() const;  // over all calls so far
+  // Whether `capacity` leaves at most kTightFreeArea of the area free and the skyline search
+  // applies: a plan there is a near-perfect packing, which the block stage finds fast or never.
+  bool Tight(Bytes capacity) const;
 
  private:
   struct Impl;

@@ -163,6 +163,7 @@ const char* PackingVariantName(PackingVariant variant) {
     case PackingVariant::kPerfect: return "perfect";
     case PackingVariant::kSlack: return "slack";
     case PackingVariant::kGadget: return "gadget";
+    case PackingVariant::kHeadroom: return "headroom";
   }
   return "?";
 }
@@ -197,6 +198,7 @@ PackingInstance MakePackingProblem(const PackingOptions& options) {
     for (const Piece& p : pieces) {
       if (removed < want && removed + p.Area() <= want + want / 4) {
         removed += p.Area();
+        out.removed.push_back(ToBuffer(p));
       } else {
         kept.push_back(p);
       }
@@ -209,6 +211,9 @@ PackingInstance MakePackingProblem(const PackingOptions& options) {
   for (const Piece& p : gadget) all.push_back({p, true});
   std::shuffle(all.begin(), all.end(), rng);
   out.problem.capacity = kPackingSide;
+  if (options.variant == PackingVariant::kHeadroom) {
+    out.problem.capacity += static_cast<Bytes>(options.slack * kCells) * kPackingGrid;
+  }
   out.feasible = options.variant != PackingVariant::kGadget;
   for (size_t i = 0; i < all.size(); ++i) {
     out.problem.buffers.push_back(ToBuffer(all[i].first));

@@ -9,6 +9,8 @@
 // straight line separates. The piece to cut is drawn with probability proportional to its area.
 //   kPerfect: the square itself; capacity 2^20 = the lower bound; feasible.
 //   kSlack:   then random pieces removed until `slack` of the area is free; capacity 2^20; feasible.
+//   kHeadroom: the square under a capacity `slack` above 2^20 (rounded down to the grid); feasible,
+//             and the lower bound (2^20) is below the capacity: the other reading of "2 % slack".
 //   kGadget:  the square's top cut is a pinwheel whose centre (a time window W times an address band
 //             of height g) holds a small random pattern of buffers with constant live bytes g on W
 //             that is proven by exhaustive search not to fit in g; no later cut crosses W in time
@@ -27,19 +29,19 @@
 
 namespace arenaplan::plan {
 
-enum class PackingVariant { kPerfect, kSlack, kGadget };
+enum class PackingVariant { kPerfect, kSlack, kGadget, kHeadroom };
 const char* PackingVariantName(PackingVariant variant);
 
 struct PackingOptions {
   size_t buffers = 300;         // pieces cut (kSlack: before removal); >= 1 (kGadget: >= 32)
   double pinwheel_share = 0.2;  // probability that a cut is a pinwheel (if the piece allows one)
   PackingVariant variant = PackingVariant::kPerfect;
-  double slack = 0.02;  // kSlack: share of the square's area removed
+  double slack = 0.02;  // kSlack: share of the square's area removed; kHeadroom: capacity above 2^20
   uint64_t seed = 0;
 };
 
 struct PackingInstance {
-  Problem problem;              // capacity = 2^20
+  Problem problem;              // capacity = 2^20 (kHeadroom: more)
   bool feasible = true;         // by construction (kGadget: false)
   std::vector<Offset> packing;  // feasible: the construction's plan, within the capacity
   int guillotine_cuts = 0;
@@ -47,6 +49,7 @@ struct PackingInstance {
   // kGadget: the window's steps [first, last] and the pattern's buffer indices (for tests).
   Step window_first = 0, window_last = 0;
   std::vector<size_t> gadget;
+  std::vector<Buffer> removed;  // kSlack: the pieces taken out (the holes of `packing`; for tests)
 };
 
 inline constexpr Bytes kPackingSide = Bytes{1} << 20;
