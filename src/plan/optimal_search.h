@@ -1,9 +1,10 @@
 // The exact decision search over one time partition (internal to the optimal planner): a
 // portfolio of the gravity search (gravity_search.h), the skyline search (skyline_search.h) and
 // block reconstruction (block_merge.h), run with restarts.
-//  1. Tight problems (skyline search applicable): the problem glued into blocks is searched
-//     first under a node cap, then with blocks taken apart again, one at a time and in pairs
-//     (take_apart.h). A plan of the blocks is a plan; a failure there proves nothing.
+//  1. Nearly full problems (skyline search applicable): the problem glued into blocks is searched
+//     first under a node cap, then with its holes filled back (hole_fill.h), then with blocks
+//     taken apart again, one at a time and in pairs (take_apart.h). A plan of the blocks is a
+//     plan; a failure there proves nothing.
 //  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
 //     each round runs six gravity variants (three static orders, split groups re-ranked or not)
 //     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a
@@ -31,7 +32,7 @@ class DecisionSearch {
   // Finds offsets with every buffer ending at or below `capacity`, or proves none exist.
   Outcome Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   int64_t nodes() const;  // over all calls so far
-  // Whether `capacity` leaves at most kTightFreeArea of the area free and the skyline search
+  // Whether `capacity` leaves at most kTightFreeArea (5 %) of the area free and the skyline search
   // applies: a plan there is a near-perfect packing, which the block stage finds fast or never.
   bool Tight(Bytes capacity) const;
 

@@ -53,6 +53,11 @@ class Conflict {
 };
 
 constexpr int kMaxConflictLevels = 4096;  // two pools of 4096 sets of 4096 bits: 4 MiB at most
+// The search recurses once per decision, and a loose problem wastes a cell per decision: a run
+// that goes deeper stops as if its budget were spent (no answer), so that the stack stays bounded
+// (about 320 bytes per level in a Release build; 26,000 levels overflowed 8 MiB on a peak-anchor
+// window of IOPDDL S with 15 % free).
+constexpr int kMaxLevels = 4096;
 constexpr Offset kNoBase = -1;
 
 }  // namespace
@@ -462,6 +467,10 @@ bool SkylineSearch::Impl::Branch(int lo, int hi, const Choice& c, int cell, size
 // Fills sections [lo, hi) (one component: no unplaced buffer crosses lo or hi).
 bool SkylineSearch::Impl::Dfs(int lo, int hi, Conflict* conflict) {
   if (!Tick()) return false;
+  if (level >= kMaxLevels) {
+    stop = Outcome::kBudget;
+    return false;
+  }
   Choice c;
   int fail_lo = 0, fail_hi = 0;
   if (!Analyse(lo, hi, &c, &fail_lo, &fail_hi)) {

@@ -47,7 +47,9 @@ class SkylineSearch {
   SkylineSearch(const SkylineSearch&) = delete;
   SkylineSearch& operator=(const SkylineSearch&) = delete;
 
-  // One run with the given order and a node budget (<= 0: unlimited).
+  // One run with the given order and a node budget (<= 0: unlimited). A path of more than 4096
+  // decisions (placements and wasted cells) ends the run like a spent budget: the stack stays
+  // bounded.
   Outcome Run(Bytes capacity, const SkylineOrder& order, int64_t node_budget, const Limits& limits,
               std::vector<Offset>* offsets);
   int64_t nodes() const;

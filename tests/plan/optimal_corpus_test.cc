@@ -10,6 +10,7 @@
 #include <string>
 
 #include "plan/csv.h"
+#include "plan/lower_bound.h"
 #include "plan/optimal.h"
 #include "plan/planner.h"
 #include "plan/verify.h"
@@ -82,6 +83,26 @@ TEST(OptimalCorpus, MiniMallocChallengingInstancesFitTheirCapacity) {
     EXPECT_TRUE(report.ok()) << c << ": " << (report.ok() ? "" : report.errors[0].message);
     EXPECT_LE(r->plan.height, 1048576) << c;
   }
+}
+
+// D was open (best known plans 1,038,336 by MiniMalloc, 1,024,000 by us, against the live-bytes
+// bound 986,112). With 5.7 % of the area free at the bound it is nearly full, and its glued blocks
+// pack there: a plan at the bound is a proof of optimality.
+TEST(OptimalCorpus, MiniMallocDIsPackedAtItsLowerBound) {
+  REQUIRE_SHARED();
+  const fs::path path = fs::path(*arenaplan::testing::SharedDir()) / "benchmarks" / "minimalloc" / "D.1048576.csv";
+  auto csv = ReadCsvFile(path.string());
+  ASSERT_TRUE(csv.ok()) << path << ": " << csv.status().ToString();
+  const Problem& p = csv->problem;
+  PlannerOptions o;
+  o.time_limit_seconds = 60;
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const VerifyReport report = VerifyPlan(p, r->plan);
+  EXPECT_TRUE(report.ok()) << (report.ok() ? "" : report.errors[0].message);
+  EXPECT_EQ(LiveBytesLowerBound(p), 986112);
+  EXPECT_EQ(r->plan.height, 986112);
+  EXPECT_EQ(r->status, PlanStatus::kOptimal);
 }
 
 }  // namespace
