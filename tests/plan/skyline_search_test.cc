@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "plan/lower_bound.h"
+#include "plan/packing_problem.h"
 #include "plan/verify.h"
 
 namespace arenaplan::plan::optimal_internal {
@@ -84,7 +85,8 @@ std::vector<Buffer> RandomPerfect(std::mt19937& rng, int width, int height, int 
 
 std::string Dump(const std::vector<Buffer>& bs) {
   std::string s;
-  for (const Buffer& b : bs) s += "{" + std::to_string(b.size) + "," + std::to_string(b.first) + "," + std::to_string(b.last) + "} ";
+  for (const Buffer& b : bs)
+    s += "{" + std::to_string(b.size) + "," + std::to_string(b.first) + "," + std::to_string(b.last) + "} ";
   return s;
 }
 
@@ -160,6 +162,29 @@ TEST(SkylineSearch, MatchesBruteForceOnRandomTightProblems) {
     ExpectAgrees(bs, lb, "random seed " + std::to_string(seed));
     ExpectAgrees(bs, lb + 1, "random +1 seed " + std::to_string(seed));
   }
+}
+
+// A slack packing with one extra buffer of 1 byte: g becomes 1, so every byte of the slack is a
+// wasted cell and a decision of its own (about 20,000 per hole). A path that long ends the run
+// like a spent budget (no answer, never a refutation) instead of recursing once per decision;
+// without the limit the search went 26,000 levels deep on a real window and overflowed the stack.
+TEST(SkylineSearch, ALongPathOfWastedCellsEndsTheRunNotTheStack) {
+  PackingOptions o;
+  o.variant = PackingVariant::kSlack;
+  o.buffers = 150;
+  Problem p = MakePackingProblem(o).problem;
+  Buffer tiny;
+  tiny.first = tiny.last = 0;
+  tiny.size = 1;
+  p.buffers.push_back(tiny);
+  p.capacity += 1;
+  SkylineSearch search(p.buffers);
+  std::vector<Offset> off;
+  Limits limits;
+  limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  const Outcome r = search.Run(p.capacity, SkylineOrder{}, 0, limits, &off);
+  ASSERT_TRUE(r == Outcome::kFound || r == Outcome::kBudget) << static_cast<int>(r);
+  if (r == Outcome::kFound) EXPECT_TRUE(VerifyPlan(p, Plan{off, PlanHeight(p, off)}).ok());
 }
 
 }  // namespace
