@@ -119,7 +119,9 @@ int main(int argc, char** argv) {
       } else {
         ok = inst.feasible && VerifyPlan(inst.problem, r->plan).ok();
       }
-      const bool answered = r.ok();
+      // `best` shows its lowest plan even when it misses the capacity: that is no answer.
+      const bool answered = r.ok() && (r->status == PlanStatus::kInfeasible || r->plan.height <= inst.problem.capacity);
+      if (r.ok() && !answered) answer = "over";
       std::string check = ok ? "ok" : answered ? "WRONG" : "no answer";
       wrong += answered && !ok;
       solved += ok;
