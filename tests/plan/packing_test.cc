@@ -29,6 +29,19 @@ Result<PlanResult> Decide(const Problem& p, double seconds = 120) {
   return PlanOptimal(p, o);
 }
 
+// Decided at its capacity: a verified plan within it.
+void ExpectFits(const Problem& p, double seconds = 120) {
+  auto r = Decide(p, seconds);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
+  EXPECT_LE(r->plan.height, p.capacity);
+}
+
+// packing_bench's slack instance of `buffers` buffers, seed 0.
+Problem BenchSlack(size_t buffers) {
+  return Make(PackingVariant::kSlack, buffers, 0.2, 1000003ull * buffers + 101ull * 20 + 7ull * 1).problem;
+}
+
 TEST(Packing, TheConstructionIsAPerfectPackingOfTheSquare) {
   for (double pin : {0.0, 0.5}) {
     for (uint64_t seed = 0; seed < 5; ++seed) {
@@ -57,24 +70,12 @@ TEST(Packing, ExactPlannerFitsPerfectAndSlackPackings) {
 
 // packing_bench's slack-600-p20-s0: its glued blocks are packed only by the gravity search in
 // time order ("TAW"; 353 nodes), which no glued-problem run tried before; it had no answer in 60 s.
-TEST(Packing, SlackPackingOfSixHundredBuffersFits) {
-  const PackingInstance inst = Make(PackingVariant::kSlack, 600, 0.2, 1000003ull * 600 + 101ull * 20 + 7ull * 1);
-  auto r = Decide(inst.problem);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(VerifyPlan(inst.problem, r->plan).ok());
-  EXPECT_LE(r->plan.height, kPackingSide);
-}
+TEST(Packing, SlackPackingOfSixHundredBuffersFits) { ExpectFits(BenchSlack(600)); }
 
 // packing_bench's slack-800-p20-s0: its own blocks are glued wrongly in about half the cases and
 // no search on them found a plan in 60 s; with the holes filled back (hole_fill.h) the first set
 // of fillers is the generator's own and the filled problem packs like a perfect one.
-TEST(Packing, SlackPackingOfEightHundredBuffersFits) {
-  const PackingInstance inst = Make(PackingVariant::kSlack, 800, 0.2, 1000003ull * 800 + 101ull * 20 + 7ull * 1);
-  auto r = Decide(inst.problem);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(VerifyPlan(inst.problem, r->plan).ok());
-  EXPECT_LE(r->plan.height, kPackingSide);
-}
+TEST(Packing, SlackPackingOfEightHundredBuffersFits) { ExpectFits(BenchSlack(800)); }
 
 // A perfect packing under a capacity 2 % above it: deciding at the capacity used to search there
 // (wasting cells, without end) after 0.25 s at the bound, and had no answer in 20 s on this one
@@ -83,10 +84,7 @@ TEST(Packing, PerfectPackingUnderHeadroomFits) {
   const PackingInstance perfect = Make(PackingVariant::kPerfect, 450, 0.5, 1000003ull * 450 + 101ull * 50);
   Problem p = perfect.problem;
   p.capacity += 20 * kPackingGrid;
-  auto r = Decide(p, 20);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
-  EXPECT_LE(r->plan.height, p.capacity);
+  ExpectFits(p, 20);
 }
 
 TEST(Packing, HeadroomVariantRaisesTheCapacityOnly) {
