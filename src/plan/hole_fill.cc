@@ -1,9 +1,8 @@
 // Filler sets (see hole_fill.h): a depth-first walk over the profile's steps, left to right, that
 // explains each step by fillers closing and opening there, run once per total cost (the number
-// of coincidences) so that the sets come out plainest first and none twice.
+// of coincidences, spent exactly) so that the sets come out plainest first, each way of explaining
+// the profile once.
 #include "plan/hole_fill.h"
-
-#include <algorithm>
 
 #include "plan/search_model.h"
 
@@ -54,6 +53,7 @@ struct Walk {
     closed.resize(mark);
   }
 
+  // Explains the steps from `step` on with exactly `budget` coincidences; records each set found.
   void Visit(int step, int budget) {
     if (Done()) return;
     ++nodes;
