@@ -50,8 +50,8 @@ constexpr double kFillStageShare = 0.75;
 constexpr double kOwnBlocksShare = 0.1;
 
 // The block stage's glueing variants (each glues some coincidental pairs the others avoid;
-// measured on the packing benchmark, each solves instances the others do not), cheapest to search
-// first.
+// measured on the packing benchmark, each solves instances the others do not), searched in this
+// order.
 const int kGlueVariants[] = {
     kStacks | kChainPairs | kPinwheels | kChainsAfterStacks,
     kStacks | kChainPairs | kPinwheels,
@@ -59,7 +59,6 @@ const int kGlueVariants[] = {
     kStacks | kChainPairs | kPinwheels | kStacksFirst,
     kChainsWithEvidence | kPinwheels,
 };
-constexpr size_t kGlueVariantCount = sizeof(kGlueVariants) / sizeof(kGlueVariants[0]);
 
 // The gravity search's static orders (gravity_search.h), tried in turn.
 const char* const kGravityOrders[] = {"WAT", "TAW", "TWA"};
@@ -115,7 +114,6 @@ struct DecisionSearch::Impl {
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
-  Outcome SearchVariant(size_t v, Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome SearchTakenApart(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
 };
@@ -142,8 +140,7 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
   return Outcome::kFound;
 }
 
-// Several glueing variants (each glues some coincidental pairs the others avoid; measured on the
-// packing benchmark, each solves instances the others do not), built once.
+// The blocks of every glueing variant (kGlueVariants), built once.
 void DecisionSearch::Impl::Glue() {
   if (!glued.empty()) return;
   for (int rules : kGlueVariants) glued.push_back(MergeBlocks(buffers, rules));
@@ -178,7 +175,7 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
 // falls with its rank. kBudget when nothing was found (or there is nothing to fill), kTimeout when
 // the time ran out first.
 Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
-  if (skyline == nullptr || g <= 0) return Outcome::kBudget;
+  if (skyline == nullptr) return Outcome::kBudget;
   const std::vector<std::vector<Buffer>> sets = FillerSets(buffers, capacity, g, kMaxFillerSets, kFillerNodes);
   auto with = [&](size_t k) {
     std::vector<Buffer> b = buffers;
@@ -215,20 +212,14 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
   return std::chrono::steady_clock::now() >= limits.deadline ? Outcome::kTimeout : Outcome::kBudget;
 }
 
-// Each glueing variant's blocks searched as they are.
+// Each glueing variant's blocks searched as they are (a variant that glues nothing is skipped).
 Outcome DecisionSearch::Impl::SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
-  for (size_t v = 0; v < glued.size(); ++v) {
-    const Outcome r = SearchVariant(v, capacity, limits, offsets);
+  for (const std::vector<Block>& blocks : glued) {
+    if (blocks.size() == buffers.size()) continue;
+    const Outcome r = SolveGlued(blocks, capacity, limits, offsets);
     if (r != Outcome::kBudget) return r;
   }
   return Outcome::kBudget;
-}
-
-// Glueing variant v's blocks searched as they are (kBudget also when they glue nothing).
-Outcome DecisionSearch::Impl::SearchVariant(size_t v, Bytes capacity, const Limits& limits,
-                                            std::vector<Offset>* offsets) {
-  if (glued[v].size() == buffers.size()) return Outcome::kBudget;
-  return SolveGlued(glued[v], capacity, limits, offsets);
 }
 
 // Each variant's wrong glues looked for by taking blocks apart (take_apart.h), then the first
