@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
+
+#include "plan/lower_bound.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
@@ -46,6 +49,55 @@ bool Stacks(std::vector<Block>* blocks) {
   }
   v = std::move(out);
   return changed;
+}
+
+// Stacks, cautiously: a group of blocks with one lifetime [f, e) is stacked only where something
+// else says it was cut from one rectangle: its sum is the peak (nothing else is alive then, so any
+// order is as good), or a block or another group's sum of that size ends at f or starts at e (the
+// rectangle's neighbour across a time cut). Other groups wait; so do groups with a coincidental
+// member (stacking a subset that matches a neighbour glued more wrong pairs than right ones on
+// the packing benchmark).
+bool StacksWithEvidence(std::vector<Block>* blocks, Bytes peak) {
+  std::vector<Block>& v = *blocks;
+  std::map<std::pair<Step, Step>, std::vector<size_t>> groups;
+  for (size_t i = 0; i < v.size(); ++i) groups[{v[i].buffer.first, End(v[i])}].push_back(i);
+  std::map<std::pair<Step, Step>, Bytes> sums;
+  std::map<Step, std::set<Bytes>> ending, starting;  // sizes of blocks and groups ending / starting
+  for (const auto& [span, members] : groups) {
+    Bytes sum = 0;
+    for (size_t i : members) {
+      sum += v[i].buffer.size;
+      ending[span.second].insert(v[i].buffer.size);
+      starting[span.first].insert(v[i].buffer.size);
+    }
+    sums[span] = sum;
+    ending[span.second].insert(sum);
+    starting[span.first].insert(sum);
+  }
+  auto has = [](const std::map<Step, std::set<Bytes>>& m, Step t, Bytes size) {
+    auto it = m.find(t);
+    return it != m.end() && it->second.count(size) > 0;
+  };
+  std::vector<uint8_t> gone(v.size(), 0);
+  std::vector<Block> out;
+  for (const auto& [span, members] : groups) {
+    const Bytes sum = sums[span];
+    if (members.size() < 2 || !(sum == peak || has(ending, span.first, sum) || has(starting, span.second, sum)))
+      continue;
+    Block glued = v[members[0]];
+    for (size_t k = 1; k < members.size(); ++k) {
+      Absorb(&glued, v[members[k]], glued.buffer.size);
+      glued.buffer.size += v[members[k]].buffer.size;
+    }
+    for (size_t i : members) gone[i] = 1;
+    out.push_back(std::move(glued));
+  }
+  if (out.empty()) return false;
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (!gone[i]) out.push_back(std::move(v[i]));
+  }
+  v = std::move(out);
+  return true;
 }
 
 // Blocks by (end, size) and by (first step, size), and how many blocks have each lifetime.
@@ -236,6 +288,12 @@ std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules) {
   // Pinwheels first unless stacks are: their five pieces are the most specific match, and a stack
   // or a chain that takes one of them away by coincidence would hide the pinwheel for good.
   const bool skip = (rules & kChainsAfterStacks) != 0;
+  Bytes peak = 0;
+  if (rules & kStacksWithEvidence) {
+    Problem whole;
+    whole.buffers = buffers;
+    peak = LiveBytesLowerBound(whole);
+  }
   while (true) {
     if ((rules & kStacksFirst) && (rules & kStacks) && Stacks(&blocks)) continue;
     if ((rules & kPinwheels) && Pinwheels(&blocks)) continue;
@@ -244,6 +302,7 @@ std::vector<Block> MergeBlocks(const std::vector<Buffer>& buffers, int rules) {
     if (rules & kChainsWithEvidence) changed |= ChainsWithEvidence(&blocks, first, end);
     if (changed) continue;
     if ((rules & kStacks) && Stacks(&blocks)) continue;
+    if ((rules & kStacksWithEvidence) && StacksWithEvidence(&blocks, peak)) continue;
     break;
   }
   return blocks;

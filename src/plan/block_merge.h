@@ -1,7 +1,10 @@
 // Block reconstruction for the optimal planner's search (internal): many hard instances are
 // rectangles cut recursively (a time x address square cut by guillotine and pinwheel cuts), and
 // pieces that were cut apart can be glued back into the rectangle they came from:
-//   stack:    buffers with the same lifetime, one on top of the other (an address cut);
+//   stack:    buffers with the same lifetime, one on top of the other (an address cut): either
+//             every such group, or (more cautious) only a group whose sum is the peak or is the
+//             size of a block or group that starts where it ends or ends where it starts (the
+//             rectangle's neighbour across a time cut);
 //   chain:    buffers of the same size, one starting where the other ends, at one offset (a time
 //             cut): either any pair that is the only one of its kind at its step, or (more
 //             cautious) only stretches of such links that end up with a lifetime some other
@@ -31,9 +34,10 @@ enum MergeRule : int {
   kStacks = 1,
   kChainPairs = 2,  // chain any unique pair at a step
   kPinwheels = 4,
-  kChainsWithEvidence = 8,  // chain only stretches whose lifetime some other block has
-  kChainsAfterStacks = 16,  // kChainPairs leaves blocks that could stack to be stacked first
-  kStacksFirst = 32,        // each round stacks before pinwheels (else pinwheels first)
+  kChainsWithEvidence = 8,   // chain only stretches whose lifetime some other block has
+  kChainsAfterStacks = 16,   // kChainPairs leaves blocks that could stack to be stacked first
+  kStacksFirst = 32,         // each round stacks before pinwheels (else pinwheels first)
+  kStacksWithEvidence = 64,  // stack only groups whose sum a time neighbour or the peak confirms
 };
 
 // The blocks, each original buffer in exactly one. Requires online buffers with alignment 1.
