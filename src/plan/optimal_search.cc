@@ -121,6 +121,7 @@ struct DecisionSearch::Impl {
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome CautiousStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
+  Outcome SearchBlocks(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome SearchTakenApart(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
@@ -199,10 +200,8 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& limits
   const std::vector<Block> blocks = MergeBlocks(buffers, kCautiousRules);
   if (blocks.size() == buffers.size()) return Outcome::kBudget;
   Impl cautious(BlockBuffers(blocks));
-  cautious.Glue();
   std::vector<Offset> at;
-  Outcome r = cautious.SearchVariants(capacity, limits, &at);
-  if (r == Outcome::kBudget || r == Outcome::kTimeout) r = cautious.SearchTakenApart(capacity, limits, &at);
+  const Outcome r = cautious.SearchBlocks(capacity, limits, &at);
   block_nodes += cautious.block_nodes;
   if (r == Outcome::kFound) *offsets = PlaceMembers(blocks, at, buffers.size());
   return r;
@@ -237,9 +236,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     share.deadline = ShareOfTimeLeft(limits.deadline, 1.0 / static_cast<double>(k + 1) / weights);
     weights -= 1.0 / static_cast<double>(k + 1);
     Impl filled(with(order[k].second));
-    filled.Glue();
-    Outcome r = filled.SearchVariants(capacity, share, &at);
-    if (r == Outcome::kBudget || r == Outcome::kTimeout) r = filled.SearchTakenApart(capacity, share, &at);
+    const Outcome r = filled.SearchBlocks(capacity, share, &at);
     block_nodes += filled.block_nodes;
     if (r == Outcome::kFound) {
       offsets->assign(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(buffers.size()));
@@ -248,6 +245,15 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     if (r == Outcome::kCancelled) return r;
   }
   return std::chrono::steady_clock::now() >= limits.deadline ? Outcome::kTimeout : Outcome::kBudget;
+}
+
+// A derived problem's blocks (the cautious stage's, a filled one's): every variant as glued, then
+// taken apart.
+Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+  Glue();
+  const Outcome r = SearchVariants(capacity, limits, offsets);
+  if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
+  return SearchTakenApart(capacity, limits, offsets);
 }
 
 // Each glueing variant's blocks searched as they are (a variant that glues nothing is skipped).

@@ -14,13 +14,7 @@
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
-Buffer Buf(Step first, Step last, Bytes size) {
-  Buffer b;
-  b.first = first;
-  b.last = last;
-  b.size = size;
-  return b;
-}
+// Buffers below are Buffer{size, first, last}.
 
 // The block holding buffer i.
 const Block& BlockOf(const std::vector<Block>& blocks, size_t i) {
@@ -33,21 +27,21 @@ const Block& BlockOf(const std::vector<Block>& blocks, size_t i) {
 
 TEST(BlockMerge, EagerStacksGlueEveryGroupOfOneLifetime) {
   // 0 and 1 share a lifetime; 2 overlaps them, so the peak (9) is not their sum (5).
-  const std::vector<Buffer> b = {Buf(0, 9, 2), Buf(0, 9, 3), Buf(5, 14, 4)};
+  const std::vector<Buffer> b = {Buffer{2, 0, 9}, Buffer{3, 0, 9}, Buffer{4, 5, 14}};
   const std::vector<Block> blocks = MergeBlocks(b, kStacks);
   ASSERT_EQ(blocks.size(), 2u);
   EXPECT_EQ(BlockOf(blocks, 0).buffer.size, 5);
 }
 
 TEST(BlockMerge, CautiousStacksWaitWithoutEvidence) {
-  const std::vector<Buffer> b = {Buf(0, 9, 2), Buf(0, 9, 3), Buf(5, 14, 4)};
+  const std::vector<Buffer> b = {Buffer{2, 0, 9}, Buffer{3, 0, 9}, Buffer{4, 5, 14}};
   EXPECT_EQ(MergeBlocks(b, kStacksWithEvidence).size(), 3u);
 }
 
 TEST(BlockMerge, CautiousStacksFollowABlockAcrossATimeCut) {
   // 2 starts where the group ends and has its sum: the trace of one rectangle cut in time.
-  for (const Buffer& neighbour : {Buf(10, 19, 5), Buf(-10, -1, 5)}) {
-    const std::vector<Buffer> b = {Buf(0, 9, 2), Buf(0, 9, 3), neighbour, Buf(5, 14, 4)};
+  for (const Buffer& neighbour : {Buffer{5, 10, 19}, Buffer{5, -10, -1}}) {
+    const std::vector<Buffer> b = {Buffer{2, 0, 9}, Buffer{3, 0, 9}, neighbour, Buffer{4, 5, 14}};
     const std::vector<Block> blocks = MergeBlocks(b, kStacksWithEvidence);
     ASSERT_EQ(blocks.size(), 3u) << "neighbour at " << neighbour.first;
     const Block& stack = BlockOf(blocks, 0);
@@ -63,8 +57,8 @@ TEST(BlockMerge, CautiousStacksFollowABlockAcrossATimeCut) {
 TEST(BlockMerge, CautiousStacksOfNeighbouringGroupsConfirmEachOther) {
   // Two groups of sum 5 meet at step 10; a third group (sum 4) has no neighbour of its sum. The
   // last buffer lifts the peak to 9, above every group's sum.
-  const std::vector<Buffer> b = {Buf(0, 9, 2),   Buf(0, 9, 3),   Buf(10, 19, 1), Buf(10, 19, 4),
-                                 Buf(30, 39, 1), Buf(30, 39, 3), Buf(5, 14, 4)};
+  const std::vector<Buffer> b = {Buffer{2, 0, 9},   Buffer{3, 0, 9},   Buffer{1, 10, 19}, Buffer{4, 10, 19},
+                                 Buffer{1, 30, 39}, Buffer{3, 30, 39}, Buffer{4, 5, 14}};
   const std::vector<Block> blocks = MergeBlocks(b, kStacksWithEvidence);
   EXPECT_EQ(blocks.size(), 5u);
   EXPECT_EQ(BlockOf(blocks, 0).members.size(), 2u);
@@ -74,7 +68,7 @@ TEST(BlockMerge, CautiousStacksOfNeighbouringGroupsConfirmEachOther) {
 
 TEST(BlockMerge, CautiousStacksFillingThePeakAreStacked) {
   // Nothing else is alive while the group is: its sum is the peak, and any order packs.
-  const std::vector<Buffer> b = {Buf(0, 9, 2), Buf(0, 9, 3), Buf(20, 29, 1)};
+  const std::vector<Buffer> b = {Buffer{2, 0, 9}, Buffer{3, 0, 9}, Buffer{1, 20, 29}};
   const std::vector<Block> blocks = MergeBlocks(b, kStacksWithEvidence);
   ASSERT_EQ(blocks.size(), 2u);
   EXPECT_EQ(BlockOf(blocks, 0).buffer.size, 5);

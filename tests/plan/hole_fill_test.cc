@@ -16,14 +16,6 @@
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
-Buffer Buf(Step first, Step last, Bytes size) {
-  Buffer b;
-  b.first = first;
-  b.last = last;
-  b.size = size;
-  return b;
-}
-
 using Box = std::tuple<Step, Step, Bytes>;  // first, last, size
 
 std::vector<Box> Boxes(const std::vector<Buffer>& fillers) {
@@ -35,9 +27,9 @@ std::vector<Box> Boxes(const std::vector<Buffer>& fillers) {
 
 // A wall of 5 over steps 0-9 and, per two-step section, the load that leaves `free` of 10 units.
 std::vector<Buffer> Profile(const std::vector<Bytes>& free) {
-  std::vector<Buffer> b{Buf(0, 2 * static_cast<Step>(free.size()) - 1, 5)};
+  std::vector<Buffer> b{Buffer{5, 0, 2 * static_cast<Step>(free.size()) - 1}};
   for (size_t s = 0; s < free.size(); ++s) {
-    if (5 - free[s] > 0) b.push_back(Buf(2 * static_cast<Step>(s), 2 * static_cast<Step>(s) + 1, 5 - free[s]));
+    if (5 - free[s] > 0) b.push_back(Buffer{5 - free[s], 2 * static_cast<Step>(s), 2 * static_cast<Step>(s) + 1});
   }
   return b;
 }
