@@ -6,7 +6,7 @@
 // nodes. Every plan is checked by VerifyPlan; a feasible instance must fit and a gadget instance
 // must come out infeasible (proven), else the row says WRONG.
 //
-// Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--only=perfect|slack|headroom|gadget]
+// Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S] [--only=perfect|slack|headroom|gadget]
 //                      [--sizes=150,250,...] [--planner=optimal|best] [--write=DIR]
 // --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
 #include <chrono>
@@ -57,7 +57,7 @@ std::vector<size_t> ParseSizes(const std::string& s) {
 
 int main(int argc, char** argv) {
   double limit = 20;
-  int seeds = 1;
+  int seeds = 1, first_seed = 0;
   std::string only, planner = "optimal", write_dir;
   std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
   for (int i = 1; i < argc; ++i) {
@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
       limit = std::stod(a.substr(8));
     else if (a.rfind("--seeds=", 0) == 0)
       seeds = std::stoi(a.substr(8));
+    else if (a.rfind("--first-seed=", 0) == 0)
+      first_seed = std::stoi(a.substr(13));
     else if (a.rfind("--only=", 0) == 0)
       only = a.substr(7);
     else if (a.rfind("--sizes=", 0) == 0)
@@ -85,7 +87,7 @@ int main(int argc, char** argv) {
   double sum_time = 0;
   for (const Config& c : DefaultConfigs(sizes)) {
     if (!only.empty() && only != PackingVariantName(c.variant)) continue;
-    for (int s = 0; s < seeds; ++s) {
+    for (int s = first_seed; s < first_seed + seeds; ++s) {
       PackingOptions o;
       o.variant = c.variant;
       o.buffers = c.buffers;
