@@ -1,14 +1,15 @@
-// Planning at scale: every planner on seeded random problems of 1k, 10k, 100k and 1M buffers, two
+// Planning at scale: every planner on seeded random problems of 1k, 10k, 100k and 1M buffers, three
 // classes (plan/random_problem.h): "uniform" (lifetimes 1..400 steps over 2n steps, sizes
-// 16 B..64 KiB, ~100 buffers alive at a time) and "trace" (inference-like: short lifetimes walking
-// forward, a few long-lived buffers). One row per class, size and planner: planning time (the
+// 16 B..64 KiB, ~100 buffers alive at a time), "trace" (inference-like: short lifetimes walking
+// forward, a few long-lived buffers) and "chain" (a plain sequential network: 2-4 buffers alive at
+// a time, one time-connected problem). One row per class, size and planner: planning time (the
 // call only, no CSV; wall and CPU), height / lower bound, and whether the plan passed VerifyPlan; then, per
 // class and size, whether best-fit is at or below tflm-greedy. `optimal` and `best` run under
 // --limit (default 10 s) each. The stated cost of each planner is printed above the table; the
 // time columns show how it grows (x10 buffers per row).
 //
 // Usage: scale_bench [--sizes=1000,10000,...] [--planners=linear,tflm-greedy,...] [--limit=SECONDS]
-//                    [--classes=uniform,trace]
+//                    [--classes=uniform,trace,chain]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -80,7 +81,7 @@ Row Run(const PlannerEntry& planner, const Problem& problem, double limit) {
 int main(int argc, char** argv) {
   std::vector<size_t> sizes{1000, 10000, 100000, 1000000};
   std::vector<std::string> planners{"linear", "tflm-greedy", "best-fit", "best"};
-  std::vector<std::string> classes{"uniform", "trace"};
+  std::vector<std::string> classes{"uniform", "trace", "chain"};
   double limit = 10;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -108,7 +109,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> verdicts;
   int failures = 0;
   for (const std::string& cls : classes) {
-    const RandomStyle style = cls == "trace" ? RandomStyle::kTrace : RandomStyle::kUniform;
+    const RandomStyle style = cls == "trace"   ? RandomStyle::kTrace
+                              : cls == "chain" ? RandomStyle::kChain
+                                               : RandomStyle::kUniform;
     for (size_t n : sizes) {
       const Problem problem = RandomProblem({style, n, 42});
       const Bytes bound = LiveBytesLowerBound(problem);

@@ -68,6 +68,19 @@ Problem Trace(Rng& rng, size_t n) {
   return p;
 }
 
+Problem Chain(Rng& rng, size_t n) {
+  Problem p;
+  p.buffers.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    Buffer b;
+    b.first = static_cast<Step>(i);
+    b.last = b.first + Uniform(rng, 1, 3);
+    b.size = Uniform(rng, 16, 65536);
+    p.buffers.push_back(b);
+  }
+  return p;
+}
+
 Problem Uniform(Rng& rng, size_t n) {
   Problem p;
   p.buffers.reserve(n);
@@ -91,6 +104,7 @@ Problem RandomProblem(const RandomProblemOptions& options) {
     case RandomStyle::kAdversarial: return Adversarial(rng, options.buffers);
     case RandomStyle::kTrace: return Trace(rng, options.buffers);
     case RandomStyle::kUniform: return Uniform(rng, options.buffers);
+    case RandomStyle::kChain: return Chain(rng, options.buffers);
   }
   return Problem{};
 }

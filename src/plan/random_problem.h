@@ -6,6 +6,9 @@
 //                 a few long-lived buffers, log-uniform 16-byte-rounded sizes, no fixed buffers.
 //   kUniform:     n buffers over 2n steps, lifetimes uniform in 1..400 steps, start uniform, sizes
 //                 uniform in 16 B..64 KiB (about 100 buffers alive at a time, whatever n).
+//   kChain:       a plain sequential network: buffer i is born at step i and lives 2-4 steps,
+//                 sizes uniform in 16 B..64 KiB (2-4 buffers alive at a time; one time-connected
+//                 problem of n buffers, nothing splits it into pieces).
 #pragma once
 
 #include <cstdint>
@@ -14,7 +17,7 @@
 
 namespace arenaplan::plan {
 
-enum class RandomStyle { kAdversarial, kTrace, kUniform };
+enum class RandomStyle { kAdversarial, kTrace, kUniform, kChain };
 
 struct RandomProblemOptions {
   RandomStyle style = RandomStyle::kAdversarial;

@@ -8,16 +8,23 @@
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
+bool Stopped(const Limits& limits) {
+  return (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) ||
+         std::chrono::steady_clock::now() >= limits.deadline;
+}
+
 struct Window {
   int a, e;  // sections [a, e)
   size_t inside;
 };
 
-// Lists the closed windows with 2..max_inside buffers inside whose peak live bytes reach `height`.
-std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t max_inside) {
+// Lists the closed windows with 2..max_inside buffers inside whose peak live bytes reach `height`
+// (those found before `limits` stop it).
+std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t max_inside, const Limits& limits) {
   const int S = sec.num_sections;
   const int n = static_cast<int>(sec.span_begin.size());
   // Per boundary t: the earliest end and the latest start among buffers spanning sections t-1, t.
+  // O(sum of spans), which the search's memory budget (SearchFootprint) keeps linear.
   std::vector<int> min_end(S + 1, S), max_begin(S + 1, -1);
   for (int i = 0; i < n; ++i) {
     for (int t = sec.span_begin[i] + 1; t < sec.span_end[i]; ++t) {
@@ -27,18 +34,22 @@ std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t
   }
   std::unordered_map<int64_t, int> exact;  // buffers per span (begin, end)
   for (int i = 0; i < n; ++i) ++exact[int64_t{sec.span_begin[i]} * (S + 1) + sec.span_end[i]];
+  // Per end: the buffers' first sections, latest first, so that a window [a, e) counts the
+  // buffers ending at e inside it without visiting the others.
+  std::vector<std::vector<int>> begins(S + 1);
+  for (int i = 0; i < n; ++i) begins[sec.span_end[i]].push_back(sec.span_begin[i]);
+  for (std::vector<int>& b : begins) std::sort(b.rbegin(), b.rend());
   std::vector<Window> out;
-  std::vector<int> ends(S + 2);
   for (int a = 0; a < S; ++a) {
+    if (a % 1024 == 0 && Stopped(limits)) break;
     // inside(e) = buffers with span in [a, e), minus those spanning exactly [a, e) (walls).
-    std::fill(ends.begin(), ends.end(), 0);
-    for (int i = 0; i < n; ++i) {
-      if (sec.span_begin[i] >= a) ++ends[sec.span_end[i]];
-    }
     size_t inside = 0;
     Bytes peak = 0;
     for (int e = a + 1; e <= min_end[a] && e <= S; ++e) {
-      inside += ends[e];
+      for (int b : begins[e]) {
+        if (b < a) break;
+        ++inside;
+      }
       peak = std::max(peak, sec.online_load[e - 1]);
       const auto it = exact.find(int64_t{a} * (S + 1) + e);  // spanning exactly [a, e): walls
       const size_t k = inside - (it == exact.end() ? 0 : static_cast<size_t>(it->second));
@@ -57,9 +68,8 @@ WindowRefutation RefuteByWindows(const std::vector<Buffer>& buffers, Bytes heigh
                                  size_t max_inside) {
   WindowRefutation result;
   const Sections sec = BuildSections(buffers);
-  for (const Window& w : TightClosedWindows(sec, height, max_inside)) {
-    if (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) break;
-    if (std::chrono::steady_clock::now() >= limits.deadline) break;
+  for (const Window& w : TightClosedWindows(sec, height, max_inside, limits)) {
+    if (Stopped(limits)) break;
     std::vector<Buffer> inside;
     Bytes walls = 0;
     for (size_t i = 0; i < buffers.size(); ++i) {

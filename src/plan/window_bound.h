@@ -10,8 +10,8 @@
 // the inside buffers do not fit in H - walls. Only windows that are tight at H (their live bytes
 // reach H somewhere) and hold at most `max_inside` buffers are tried, smallest first.
 // Requires online buffers whose alignments divide every size (squeezing walls out then keeps
-// offsets aligned). Cost: O(S (S + n)) to list the windows, then one exact search per
-// window (each under the time left).
+// offsets aligned). Cost: O(n log n + the buffers' spans in sections + the windows scanned) to
+// list the windows, then O(n) and one exact search per window, all under `limits`.
 #pragma once
 
 #include <vector>

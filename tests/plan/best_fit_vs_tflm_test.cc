@@ -75,7 +75,8 @@ Bytes BestFitHeight(const Problem& p, double time_limit) {
 
 TEST(BestFitVsTflm, NeverAboveTflmOnSmallRandomProblems) {
   int strictly_better = 0;
-  for (RandomStyle style : {RandomStyle::kAdversarial, RandomStyle::kTrace, RandomStyle::kUniform}) {
+  for (RandomStyle style :
+       {RandomStyle::kAdversarial, RandomStyle::kTrace, RandomStyle::kUniform, RandomStyle::kChain}) {
     for (uint64_t seed = 1; seed <= 80; ++seed) {
       const Problem p = RandomProblem({style, style == RandomStyle::kAdversarial ? 40u : 50 + seed * 7, seed});
       const Bytes tflm = NaiveTflmHeight(p);
@@ -89,7 +90,7 @@ TEST(BestFitVsTflm, NeverAboveTflmOnSmallRandomProblems) {
 
 // With a time limit too short for anything but the first run, TFLM's run must still decide.
 TEST(BestFitVsTflm, NeverAboveTflmUnderATinyTimeLimit) {
-  for (RandomStyle style : {RandomStyle::kTrace, RandomStyle::kUniform}) {
+  for (RandomStyle style : {RandomStyle::kTrace, RandomStyle::kUniform, RandomStyle::kChain}) {
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       const Problem p = RandomProblem({style, 3000, seed});
       ASSERT_LE(BestFitHeight(p, 1e-9), NaiveTflmHeight(p)) << "style " << static_cast<int>(style) << " seed " << seed;
@@ -100,7 +101,7 @@ TEST(BestFitVsTflm, NeverAboveTflmUnderATinyTimeLimit) {
 // Above 20k, 50k and 65,536 buffers the portfolio runs fewer orders.
 TEST(BestFitVsTflm, NeverAboveTflmOnLargeProblems) {
   for (const auto& [style, n] : {std::pair{RandomStyle::kTrace, 25000}, std::pair{RandomStyle::kUniform, 25000},
-                                 std::pair{RandomStyle::kUniform, 70000}}) {
+                                 std::pair{RandomStyle::kUniform, 70000}, std::pair{RandomStyle::kChain, 70000}}) {
     {
       const Problem p = RandomProblem({style, static_cast<size_t>(n), 7});
       ASSERT_LE(BestFitHeight(p, 0), NaiveTflmHeight(p)) << "style " << static_cast<int>(style) << " n " << n;
