@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "packing_testutil.h"
 #include "plan/lower_bound.h"
 #include "plan/optimal.h"
 #include "plan/verify.h"
@@ -13,14 +14,7 @@
 namespace arenaplan::plan {
 namespace {
 
-PackingInstance Make(PackingVariant variant, size_t buffers, double pinwheels, uint64_t seed) {
-  PackingOptions o;
-  o.variant = variant;
-  o.buffers = buffers;
-  o.pinwheel_share = pinwheels;
-  o.seed = seed;
-  return MakePackingProblem(o);
-}
+using testing::MakePacking;
 
 Result<PlanResult> Decide(const Problem& p, double seconds = 120) {
   PlannerOptions o;
@@ -39,13 +33,14 @@ void ExpectFits(const Problem& p, double seconds = 120) {
 
 // packing_bench's slack instance of `buffers` buffers, seed `seed`.
 Problem BenchSlack(size_t buffers, uint64_t seed = 0) {
-  return Make(PackingVariant::kSlack, buffers, 0.2, 1000003ull * buffers + 101ull * 20 + 7ull * 1 + seed).problem;
+  return MakePacking(PackingVariant::kSlack, buffers, 0.2, 1000003ull * buffers + 101ull * 20 + 7ull * 1 + seed)
+      .problem;
 }
 
 TEST(Packing, TheConstructionIsAPerfectPackingOfTheSquare) {
   for (double pin : {0.0, 0.5}) {
     for (uint64_t seed = 0; seed < 5; ++seed) {
-      const PackingInstance inst = Make(PackingVariant::kPerfect, 120, pin, seed);
+      const PackingInstance inst = MakePacking(PackingVariant::kPerfect, 120, pin, seed);
       EXPECT_EQ(inst.problem.capacity, kPackingSide);
       EXPECT_EQ(LiveBytesLowerBound(inst.problem), kPackingSide) << "seed " << seed;
       Plan plan{inst.packing, PlanHeight(inst.problem, inst.packing)};
@@ -58,7 +53,7 @@ TEST(Packing, TheConstructionIsAPerfectPackingOfTheSquare) {
 TEST(Packing, ExactPlannerFitsPerfectAndSlackPackings) {
   for (PackingVariant v : {PackingVariant::kPerfect, PackingVariant::kSlack}) {
     for (uint64_t seed = 0; seed < 3; ++seed) {
-      const PackingInstance inst = Make(v, 80, 0.2, seed);
+      const PackingInstance inst = MakePacking(v, 80, 0.2, seed);
       ASSERT_TRUE(inst.feasible);
       auto r = Decide(inst.problem);
       ASSERT_TRUE(r.ok()) << PackingVariantName(v) << " seed " << seed << ": " << r.status().ToString();
@@ -88,21 +83,21 @@ TEST(Packing, SlackPackingWhoseFilledProblemNeedsCautiousGlueFits) { ExpectFits(
 // cautiously first (stacks and chains only where a neighbour confirms them), then eagerly, the
 // blocks pack in about a second (Release).
 TEST(Packing, PerfectPackingWithCoincidentalGroupsFits) {
-  ExpectFits(Make(PackingVariant::kPerfect, 800, 0.1, 1000003ull * 800 + 101ull * 10 + 2).problem);
+  ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.1, 1000003ull * 800 + 101ull * 10 + 2).problem);
 }
 
 // A perfect packing under a capacity 2 % above it: deciding at the capacity used to search there
 // (wasting cells, without end) after 0.25 s at the bound, and had no answer in 20 s on this one
 // (Release; the bound is now tried first and the plan comes in 0.3 s).
 TEST(Packing, PerfectPackingUnderHeadroomFits) {
-  const PackingInstance perfect = Make(PackingVariant::kPerfect, 450, 0.5, 1000003ull * 450 + 101ull * 50);
+  const PackingInstance perfect = MakePacking(PackingVariant::kPerfect, 450, 0.5, 1000003ull * 450 + 101ull * 50);
   Problem p = perfect.problem;
   p.capacity += 20 * kPackingGrid;
   ExpectFits(p, 20);
 }
 
 TEST(Packing, HeadroomVariantRaisesTheCapacityOnly) {
-  const PackingInstance a = Make(PackingVariant::kHeadroom, 200, 0.2, 7);
+  const PackingInstance a = MakePacking(PackingVariant::kHeadroom, 200, 0.2, 7);
   EXPECT_EQ(a.problem.capacity, kPackingSide + 20 * kPackingGrid);
   EXPECT_EQ(LiveBytesLowerBound(a.problem), kPackingSide);
   Plan plan{a.packing, PlanHeight(a.problem, a.packing)};
@@ -111,7 +106,7 @@ TEST(Packing, HeadroomVariantRaisesTheCapacityOnly) {
 
 TEST(Packing, GadgetPackingsAreProvenInfeasible) {
   for (uint64_t seed = 0; seed < 3; ++seed) {
-    const PackingInstance inst = Make(PackingVariant::kGadget, 150, 0.2, seed);
+    const PackingInstance inst = MakePacking(PackingVariant::kGadget, 150, 0.2, seed);
     ASSERT_FALSE(inst.feasible);
     EXPECT_EQ(LiveBytesLowerBound(inst.problem), kPackingSide);  // the bound alone cannot tell
     auto r = Decide(inst.problem);

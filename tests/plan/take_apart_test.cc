@@ -10,6 +10,7 @@
 #include <chrono>
 #include <vector>
 
+#include "packing_testutil.h"
 #include "plan/packing_problem.h"
 #include "plan/skyline_search.h"
 #include "plan/verify.h"
@@ -17,19 +18,10 @@
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
-Limits Generous() {
-  Limits limits;
-  limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  return limits;
-}
+using testing::GenerousLimits;
 
 PackingInstance Perfect(size_t buffers, uint64_t seed) {
-  PackingOptions o;
-  o.variant = PackingVariant::kPerfect;
-  o.buffers = buffers;
-  o.pinwheel_share = 0;
-  o.seed = seed;
-  return MakePackingProblem(o);
+  return testing::MakePacking(PackingVariant::kPerfect, buffers, 0, seed);
 }
 
 // Every buffer alone, except the given chains (a, b): one block from a's start to b's end, both at
@@ -56,7 +48,7 @@ std::vector<Block> Glue(const std::vector<Buffer>& buffers, const std::vector<st
 Outcome Decide(const std::vector<Block>& blocks, Bytes capacity) {
   SkylineSearch sky(BlockBuffers(blocks));
   std::vector<Offset> at;
-  return sky.Run(capacity, SkylineOrder{}, 200000, Generous(), &at);
+  return sky.Run(capacity, SkylineOrder{}, 200000, GenerousLimits(), &at);
 }
 
 // Up to `want` disjoint chains of same-size buffers with a gap in time between them: wrong glues.
@@ -83,8 +75,8 @@ TEST(TakeApart, GluesThatAreRightNeedNothingTakenApart) {
   const PackingInstance inst = Perfect(120, 3);
   std::vector<Offset> offsets;
   int64_t nodes = 0;
-  ASSERT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, {}), inst.problem.capacity, Generous(), &offsets,
-                      &nodes),
+  ASSERT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, {}), inst.problem.capacity, GenerousLimits(),
+                      &offsets, &nodes),
             Outcome::kFound);
   ExpectValid(inst, offsets);
   EXPECT_GT(nodes, 0);
@@ -96,7 +88,7 @@ TEST(TakeApart, OneWrongGlueIsTakenApart) {
   ASSERT_EQ(wrong.size(), 1u) << "the instance has no chain to glue wrongly";
   std::vector<Offset> offsets;
   int64_t nodes = 0;
-  ASSERT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, wrong), inst.problem.capacity, Generous(),
+  ASSERT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, wrong), inst.problem.capacity, GenerousLimits(),
                       &offsets, &nodes),
             Outcome::kFound);
   ExpectValid(inst, offsets);
@@ -115,7 +107,7 @@ TEST(TakeApart, TwoWrongGluesAreTakenApartTogether) {
     const std::vector<Block> glued = Glue(inst.problem.buffers, wrong);
     std::vector<Offset> offsets;
     int64_t nodes = 0;
-    ASSERT_EQ(TakeApart(inst.problem.buffers, glued, inst.problem.capacity, Generous(), &offsets, &nodes),
+    ASSERT_EQ(TakeApart(inst.problem.buffers, glued, inst.problem.capacity, GenerousLimits(), &offsets, &nodes),
               Outcome::kFound)
         << "seed " << seed;
     ExpectValid(inst, offsets);
@@ -131,8 +123,8 @@ TEST(TakeApart, InfeasibleBuffersGetNoProof) {
   std::vector<Offset> offsets;
   int64_t nodes = 0;
   // The glued problem is refuted, but that refutes the glueing only: the stage says "nothing found".
-  EXPECT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, {}), inst.problem.capacity, Generous(), &offsets,
-                      &nodes),
+  EXPECT_EQ(TakeApart(inst.problem.buffers, Glue(inst.problem.buffers, {}), inst.problem.capacity, GenerousLimits(),
+                      &offsets, &nodes),
             Outcome::kBudget);
 }
 

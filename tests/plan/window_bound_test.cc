@@ -6,28 +6,17 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <vector>
 
+#include "packing_testutil.h"
 #include "plan/packing_problem.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
-Limits Generous() {
-  Limits limits;
-  limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  return limits;
-}
+using testing::GenerousLimits;
 
-PackingInstance Make(PackingVariant variant, uint64_t seed) {
-  PackingOptions o;
-  o.variant = variant;
-  o.buffers = 150;
-  o.pinwheel_share = 0.2;
-  o.seed = seed;
-  return MakePackingProblem(o);
-}
+PackingInstance Make(PackingVariant variant, uint64_t seed) { return testing::MakePacking(variant, 150, 0.2, seed); }
 
 // Every buffer either spans [first, last], lies within it or misses it; `inside` lie within.
 void ExpectClosed(const std::vector<Buffer>& buffers, const WindowRefutation& w) {
@@ -48,7 +37,7 @@ TEST(WindowBound, GadgetPackingsAreRefutedThroughAClosedWindow) {
   for (uint64_t seed = 0; seed < 3; ++seed) {
     const PackingInstance inst = Make(PackingVariant::kGadget, seed);
     ASSERT_FALSE(inst.feasible);
-    const WindowRefutation w = RefuteByWindows(inst.problem.buffers, inst.problem.capacity, Generous());
+    const WindowRefutation w = RefuteByWindows(inst.problem.buffers, inst.problem.capacity, GenerousLimits());
     ASSERT_TRUE(w.refuted) << "seed " << seed;
     ExpectClosed(inst.problem.buffers, w);
   }
@@ -59,7 +48,7 @@ TEST(WindowBound, FeasiblePackingsAreNeverRefuted) {
     for (uint64_t seed = 0; seed < 3; ++seed) {
       const PackingInstance inst = Make(v, seed);
       ASSERT_TRUE(inst.feasible);
-      EXPECT_FALSE(RefuteByWindows(inst.problem.buffers, inst.problem.capacity, Generous()).refuted)
+      EXPECT_FALSE(RefuteByWindows(inst.problem.buffers, inst.problem.capacity, GenerousLimits()).refuted)
           << PackingVariantName(v) << " seed " << seed;
     }
   }
@@ -79,7 +68,7 @@ TEST(WindowBound, RefutesBehindALongChainOfLooseWindows) {
     b.last += shift;
     buffers.push_back(b);
   }
-  const WindowRefutation w = RefuteByWindows(buffers, gadget.problem.capacity, Generous());
+  const WindowRefutation w = RefuteByWindows(buffers, gadget.problem.capacity, GenerousLimits());
   ASSERT_TRUE(w.refuted);
   EXPECT_GE(w.first, shift);
   ExpectClosed(buffers, w);
