@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "packing_testutil.h"
 #include "plan/lower_bound.h"
 #include "plan/optimal.h"
+#include "plan/packing_testutil.h"
 #include "plan/verify.h"
 
 namespace arenaplan::plan {

@@ -10,8 +10,8 @@
 #include <chrono>
 #include <vector>
 
-#include "packing_testutil.h"
 #include "plan/packing_problem.h"
+#include "plan/packing_testutil.h"
 #include "plan/skyline_search.h"
 #include "plan/verify.h"
 

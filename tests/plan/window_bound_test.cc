@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "packing_testutil.h"
 #include "plan/packing_problem.h"
+#include "plan/packing_testutil.h"
 
 namespace arenaplan::plan::optimal_internal {
 namespace {
