@@ -3,11 +3,13 @@
 // perfect packings under a capacity 2 % above them (headroom), and packings made infeasible by a
 // gadget although the lower bound equals the capacity. Decision at the capacity (2^20 as in
 // MiniMalloc's benchmark; headroom: 1,069,056), one row per instance: size, cut mix, answer, time,
-// nodes (of a timeout: as of its last progress report). Every plan is checked by VerifyPlan; a feasible instance must
-// fit and a gadget instance must come out infeasible (proven), else the row says WRONG.
+// nodes (of a timeout: as of its last progress report). Every plan is checked by VerifyPlan; a
+// feasible instance must fit and a gadget instance must come out infeasible (proven), else the row
+// says WRONG.
 //
-// Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S] [--only=perfect|slack|headroom|gadget]
-//                      [--sizes=150,250,...] [--planner=optimal|best] [--write=DIR]
+// Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S]
+//                      [--only=perfect|slack|headroom|gadget] [--sizes=150,250,...]
+//                      [--planner=optimal|best] [--write=DIR]
 // --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
 #include <chrono>
 #include <cstdio>

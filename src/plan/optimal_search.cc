@@ -171,9 +171,7 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
   // stage does, as the holes explain most wrong glues of slack packings.
   Outcome cautious = Outcome::kBudget;
   auto run_cautious = [&] {
-    Limits cautious_limits = limits;
-    cautious_limits.deadline = ShareOfTimeLeft(limits.deadline, kCautiousShare);
-    cautious = CautiousStage(capacity, cautious_limits, offsets);
+    cautious = CautiousStage(capacity, limits, offsets);
     return cautious == Outcome::kFound || cautious == Outcome::kCancelled;
   };
   const bool full = FreeAreaAtMost(capacity, 0);
@@ -194,11 +192,14 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
 }
 
 // The problem glued cautiously (kCautiousRules) and the blocks then searched as a problem of
-// their own: glued again by every variant, as glued, then taken apart. Taking a block apart there
-// frees cautious blocks, not single buffers, so the wrong glue is found among fewer, likelier parts.
-Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+// their own, within kCautiousShare of the time left: glued again by every variant, as glued, then
+// taken apart. Taking a block apart there frees cautious blocks, not single buffers, so the wrong
+// glue is found among fewer, likelier parts.
+Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer, std::vector<Offset>* offsets) {
   const std::vector<Block> blocks = MergeBlocks(buffers, kCautiousRules);
   if (blocks.size() == buffers.size()) return Outcome::kBudget;
+  Limits limits = outer;
+  limits.deadline = ShareOfTimeLeft(outer.deadline, kCautiousShare);
   Impl cautious(BlockBuffers(blocks));
   std::vector<Offset> at;
   const Outcome r = cautious.SearchBlocks(capacity, limits, false, &at);
@@ -251,17 +252,15 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
 }
 
 // A derived problem's blocks (the cautious stage's, a filled one's): every variant as glued, then
-// (`cautious`: a filled problem, a perfect packing when its fillers are right) the cautious stage
-// with kCautiousShare of the time, then taken apart.
+// (`cautious`: a filled problem, a perfect packing when its fillers are right) the cautious stage,
+// then taken apart.
 Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits, bool cautious,
                                            std::vector<Offset>* offsets) {
   Glue();
   Outcome r = SearchVariants(capacity, limits, offsets);
   if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
   if (cautious) {
-    Limits cautious_limits = limits;
-    cautious_limits.deadline = ShareOfTimeLeft(limits.deadline, kCautiousShare);
-    r = CautiousStage(capacity, cautious_limits, offsets);
+    r = CautiousStage(capacity, limits, offsets);
     if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
   }
   return SearchTakenApart(capacity, limits, offsets);

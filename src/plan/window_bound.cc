@@ -1,7 +1,6 @@
 #include "plan/window_bound.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 #include "plan/optimal_search.h"
 
@@ -32,10 +31,9 @@ std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t
       max_begin[t] = std::max(max_begin[t], sec.span_begin[i]);
     }
   }
-  std::unordered_map<int64_t, int> exact;  // buffers per span (begin, end)
-  for (int i = 0; i < n; ++i) ++exact[int64_t{sec.span_begin[i]} * (S + 1) + sec.span_end[i]];
   // Per end: the buffers' first sections, latest first, so that a window [a, e) counts the
-  // buffers ending at e inside it without visiting the others.
+  // buffers ending at e inside it (and among them, last, the walls starting at a) without
+  // visiting the others.
   std::vector<std::vector<int>> begins(S + 1);
   for (int i = 0; i < n; ++i) begins[sec.span_end[i]].push_back(sec.span_begin[i]);
   for (std::vector<int>& b : begins) std::sort(b.rbegin(), b.rend());
@@ -46,13 +44,14 @@ std::vector<Window> TightClosedWindows(const Sections& sec, Bytes height, size_t
     size_t inside = 0;
     Bytes peak = 0;
     for (int e = a + 1; e <= min_end[a] && e <= S; ++e) {
+      size_t walls = 0;  // spanning exactly [a, e)
       for (int b : begins[e]) {
         if (b < a) break;
         ++inside;
+        walls += b == a;
       }
       peak = std::max(peak, sec.online_load[e - 1]);
-      const auto it = exact.find(int64_t{a} * (S + 1) + e);  // spanning exactly [a, e): walls
-      const size_t k = inside - (it == exact.end() ? 0 : static_cast<size_t>(it->second));
+      const size_t k = inside - walls;
       if (k > max_inside) break;  // k only grows with e
       if (max_begin[e] > a || (a == 0 && e == S)) continue;
       if (k >= 2 && peak >= height) out.push_back({a, e, k});

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "plan/packing_problem.h"
+#include "plan/packing_testutil.h"
 #include "plan/verify.h"
 
 namespace arenaplan::plan::optimal_internal {
@@ -77,10 +78,7 @@ TEST(BlockMerge, CautiousStacksFillingThePeakAreStacked) {
 TEST(BlockMerge, GluedBlocksPlaceEveryMemberWithoutOverlap) {
   // Any plan of the blocks is a plan of the buffers: stack each glueing's blocks on top of each
   // other (a trivially valid plan of the blocks) and verify the members' plan.
-  PackingOptions o;
-  o.buffers = 300;
-  o.pinwheel_share = 0.2;
-  const PackingInstance inst = MakePackingProblem(o);
+  const PackingInstance inst = testing::MakePacking(PackingVariant::kPerfect, 300, 0.2, 0);
   for (int rules : {kStacks | kChainPairs | kPinwheels, kStacksWithEvidence | kChainsWithEvidence | kPinwheels}) {
     const std::vector<Block> blocks = MergeBlocks(inst.problem.buffers, rules);
     EXPECT_LT(blocks.size(), inst.problem.buffers.size()) << "rules " << rules;

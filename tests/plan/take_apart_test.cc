@@ -115,11 +115,7 @@ TEST(TakeApart, TwoWrongGluesAreTakenApartTogether) {
 }
 
 TEST(TakeApart, InfeasibleBuffersGetNoProof) {
-  PackingOptions o;
-  o.variant = PackingVariant::kGadget;
-  o.buffers = 60;
-  o.seed = 1;
-  const PackingInstance inst = MakePackingProblem(o);
+  const PackingInstance inst = testing::MakePacking(PackingVariant::kGadget, 60, 0.2, 1);
   std::vector<Offset> offsets;
   int64_t nodes = 0;
   // The glued problem is refuted, but that refutes the glueing only: the stage says "nothing found".
