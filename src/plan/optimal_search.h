@@ -5,8 +5,10 @@
 //     first under a node cap; then with its holes filled back (hole_fill.h) and glued cautiously
 //     (stacks and chains only where a neighbour confirms them), the blocks searched as a problem
 //     of their own (the cautious one first when no area is free, as there is nothing to fill);
-//     then with blocks taken apart again, one at a time and in pairs (take_apart.h). A plan of
-//     the blocks is a plan; a failure there proves nothing.
+//     then with blocks taken apart again, one at a time and in pairs (take_apart.h). On tight
+//     capacities each step runs on the problem and then on its mirror image in time
+//     (MirroredInTime), half the time each. A plan of the blocks is a plan; a failure there
+//     proves nothing.
 //  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
 //     each round runs six gravity variants (three static orders, split groups re-ranked or not)
 //     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a

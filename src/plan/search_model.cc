@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
+#include <utility>
 
 namespace arenaplan::plan::optimal_internal {
 
@@ -44,6 +46,31 @@ Sections BuildSections(const std::vector<Buffer>& buffers) {
   Bytes live = 0;
   for (int k = 0; k < s.num_sections; ++k) s.online_load[k] = live += delta[k];
   return s;
+}
+
+namespace {
+std::pair<Step, Step> Span(const std::vector<Buffer>& buffers) {
+  Step first = std::numeric_limits<Step>::max(), last = std::numeric_limits<Step>::min();
+  for (const Buffer& b : buffers) first = std::min(first, b.first), last = std::max(last, b.last);
+  return {first, last};
+}
+}  // namespace
+
+bool CanMirrorInTime(const std::vector<Buffer>& buffers) {
+  const auto [first, last] = Span(buffers);
+  Step length = 0;
+  return !buffers.empty() && !__builtin_sub_overflow(last, first, &length);
+}
+
+std::vector<Buffer> MirroredInTime(std::vector<Buffer> buffers) {
+  const auto [first, last] = Span(buffers);
+  // first + (last - t): last - t lies in [0, last - first], which fits (CanMirrorInTime).
+  for (Buffer& b : buffers) {
+    const Step from = b.first;
+    b.first = first + (last - b.last);
+    b.last = first + (last - from);
+  }
+  return buffers;
 }
 
 uint64_t SearchFootprint(const std::vector<Buffer>& b) {

@@ -81,6 +81,12 @@ struct Sections {
 // O(n log n).
 Sections BuildSections(const std::vector<Buffer>& buffers);
 
+// The buffers with time reversed (step t becomes first + last - t over the problem's span [first,
+// last]): the same offsets are a plan of both. The searches branch left to right, so on the
+// mirror image they explore another order. Requires CanMirrorInTime.
+bool CanMirrorInTime(const std::vector<Buffer>& buffers);  // the span's length fits a Step
+std::vector<Buffer> MirroredInTime(std::vector<Buffer> buffers);
+
 // Ints the exact search would store for these buffers: both directions of every time-overlapping
 // pair plus one entry per section each buffer spans. Counted in O(n log n) without storing them.
 uint64_t SearchFootprint(const std::vector<Buffer>& buffers);
