@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "plan/lower_bound.h"
 #include "plan/optimal.h"
 #include "plan/packing_testutil.h"
@@ -84,6 +86,14 @@ TEST(Packing, SlackPackingWhoseFilledProblemNeedsCautiousGlueFits) { ExpectFits(
 // blocks pack in about a second (Release).
 TEST(Packing, PerfectPackingWithCoincidentalGroupsFits) {
   ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.1, 1000003ull * 800 + 101ull * 10 + 2).problem);
+}
+
+// packing_bench's perfect-450-p50-s0 and -p10-s11: in Release their plans come from the block
+// stage's mirror image (time reversed), whose offsets must be a plan of the problem as given.
+TEST(Packing, PlansFoundOnTheMirrorImageFit) {
+  for (auto [pin, seed] : {std::pair{50, 0}, std::pair{10, 11}}) {
+    ExpectFits(MakePacking(PackingVariant::kPerfect, 450, pin / 100.0, 1000003ull * 450 + 101ull * pin + seed).problem);
+  }
 }
 
 // A perfect packing under a capacity 2 % above it: deciding at the capacity used to search there
