@@ -2,6 +2,7 @@
 // for padding, dilation, groups, per-channel int8 and int16x8 with an int64 bias.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <vector>
 
 #include "kernel_a_testutil.h"
@@ -104,6 +105,18 @@ TEST(ConvKernel, Int16x8WithInt64Bias) {
   auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
   ASSERT_EQ(r.status, StatusCode::kOk) << r.error;
   EXPECT_EQ(out.data[0], 1601);  // (100 - 400 + 900 + 1600 + 1001) * 0.5 = 1600.5 -> 1601
+}
+
+// A hostile int64 bias at the type's limit: the accumulator (2200 + INT64_MAX) wraps instead of
+// overflowing. It was a signed overflow, found by the runtime fuzzer; under UBSan this test then
+// stops. TFLM's reference kernel has the overflow, so there is no output to match, only no UB.
+TEST(ConvKernel, Int16x8BiasAtTheInt64LimitWraps) {
+  Tensor<int16_t> in({100, -200, 300, 400}, {1, 2, 2, 1}, TensorType::INT16, 1.0f, 0);
+  Tensor<int8_t> w({1, 2, 3, 4}, {1, 2, 2, 1}, TensorType::INT8, 0.5f, 0);
+  Tensor<int64_t> b({std::numeric_limits<int64_t>::max()}, {1}, TensorType::INT64);
+  Tensor<int16_t> out({0}, {1, 1, 1, 1}, TensorType::INT16, 1.0f, 0);
+  auto r = Conv({&in.view, &w.view, &b.view}, &out.view, ConvOp(tfl::Padding::VALID, 1, 1));
+  EXPECT_EQ(r.status, StatusCode::kOk) << r.error;
 }
 
 TEST(ConvKernel, RejectsHybridAndBadShapes) {

@@ -197,7 +197,11 @@ inline int32_t RequantizeConvOutput(const ConvOutputParams& p, Acc acc, int32_t 
 inline int32_t WrappingAdd(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
-inline int64_t WrappingAdd(int64_t a, int64_t b) { return a + b; }  // int64 accumulators cannot overflow
+// int64 accumulators overflow only with a hostile bias near the int64 limits (found by the
+// runtime fuzzer); wrap as well.
+inline int64_t WrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
 
 // Allocates `count` int32 values of persistent memory (prepare only).
 StatusCode AllocateInt32(KernelContext& ctx, int32_t count, int32_t** out);
