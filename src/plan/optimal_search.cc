@@ -232,7 +232,7 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer,
   Impl cautious(BlockBuffers(blocks));
   std::vector<Offset> at;
   const Outcome r = cautious.SearchBlocks(capacity, limits, false, &at);
-  block_nodes += cautious.block_nodes;
+  block_nodes += cautious.BlockNodes();
   if (r == Outcome::kFound) *offsets = PlaceMembers(blocks, at, buffers.size());
   return r;
 }
