@@ -13,6 +13,8 @@ namespace arenaplan::plan::optimal_internal {
 namespace {
 
 constexpr Offset kInf = std::numeric_limits<Offset>::max() / 4;
+// Candidates are collected and sorted this many at a time (see Collect).
+constexpr size_t kBatch = 32;
 
 struct Candidate {
   Offset offset;
@@ -56,9 +58,11 @@ struct GravitySearch::Impl {
   std::vector<Bytes> floor_, total;
   std::vector<std::pair<int, Offset>> minoff_log, floor_log;
   std::vector<Candidate> stack;
-  std::vector<int> cuts;     // per section boundary b (between b-1 and b): unplaced spanning it
-  std::vector<int> members;  // component member lists, nested (top: every buffer)
-  std::vector<int> witness;  // per section: a hint, an unplaced member with minoff <= floor
+  std::vector<int> cuts;           // per section boundary b (between b-1 and b): unplaced spanning it
+  std::vector<int> members;        // every buffer; a component is a range of it (SolveSplit reorders one in place)
+  std::vector<int> split_scratch;  // SolveSplit: the placed members of the range being split
+  int depth = 0;                   // Dfs levels on the current path
+  std::vector<int> witness;        // per section: a hint, an unplaced member with minoff <= floor
   int64_t placement_id = 0;
   bool cut_opened = false;  // the last placement emptied some section boundary
   Offset cur_offset = 0;
@@ -74,6 +78,7 @@ struct GravitySearch::Impl {
               std::vector<Offset>* offsets);
   bool Dfs(size_t first_member, int count, int remaining, int sec_lo, int sec_hi);
   bool SolveSplit(size_t first_member, int count);
+  bool Collect(size_t first_member, size_t member_end, Offset lowest_top, const Candidate* after, bool* blocked);
   // Reads the clock / cancel flag every 8 calls (a placement costs microseconds, the clock ~25 ns);
   // sets stop when the run must end.
   bool OutOfTime() {
@@ -350,7 +355,7 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
   if (remaining == 0) return true;
   ++run_nodes;
   if (OutOfTime()) return false;
-  if (budget > 0 && run_nodes > budget) {
+  if ((budget > 0 && run_nodes > budget) || depth >= GravitySearch::kMaxDepth) {
     stop = Outcome::kBudget;
     return false;
   }
@@ -363,36 +368,15 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
   }
   const size_t begin = stack.size();
   bool blocked = false;  // some unplaced buffer cannot go now (it ends strictly above cur_offset)
-  for (size_t k = first_member; k < member_end; ++k) {
-    const int i = members[k];
-    if (placed[i]) continue;
-    Offset p = minoff[i];
-    if (fixed[i] != kUnfixed) {
-      if (minoff[i] > fixed[i] || fixed[i] < cur_offset || (fixed[i] == cur_offset && rank[i] < cur_rank)) {
-        stack.resize(begin);
-        return false;  // the fixed slot is taken or already passed
-      }
-      p = fixed[i];
-    }
-    if (p < cur_offset || (p == cur_offset && rank[i] < cur_rank)) {
-      blocked = true;
-      continue;
-    }
-    if (p >= lowest_top) continue;  // dominated: another buffer fits wholly below it
-    if (p + size[i] > capacity) {
-      stack.resize(begin);
-      return false;
-    }
-    stack.push_back(Candidate{p, rank[i], i});
+  if (!Collect(first_member, member_end, lowest_top, nullptr, &blocked)) {
+    stack.resize(begin);
+    return false;
   }
-  const size_t end = stack.size();
-  std::sort(stack.begin() + begin, stack.begin() + end, [](const Candidate& a, const Candidate& b) {
-    return a.offset != b.offset ? a.offset < b.offset : a.rank < b.rank;
-  });
   const Offset saved_offset = cur_offset;
   const int saved_rank = cur_rank;
-  for (size_t k = begin; k < end; ++k) {
-    const Candidate c = stack[k];
+  for (int tried = 0; stack.size() > begin; ++tried) {
+    // The batch is sorted; take its first candidate, and collect the next batch when it is used up.
+    const Candidate c = stack[begin + tried % kBatch];
     const size_t minoff_mark = minoff_log.size(), floor_mark = floor_log.size();
     int unplaced_neighbours = 0;
     const bool ok = Place(c.index, c.offset, sec_lo, sec_hi, &unplaced_neighbours);
@@ -400,31 +384,75 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
     cur_rank = c.rank;
     bool found = false;
     if (ok) {
+      ++depth;
       found = (cut_opened && remaining > 2) ? SolveSplit(first_member, count)
                                             : Dfs(first_member, count, remaining - 1, sec_lo, sec_hi);
+      --depth;
     }
     Unplace(c.index, minoff_mark, floor_mark);
     cur_offset = saved_offset;
     cur_rank = saved_rank;
-    if (!found && OutOfTime()) {
-      stack.resize(begin);
-      return false;
-    }
+    if (!found && OutOfTime()) break;
     if (found) {
       (*out)[c.index] = c.offset;
       stack.resize(begin);
       return true;
     }
-    if (stop != Outcome::kNotFound) {
-      stack.resize(begin);
-      return false;
-    }
+    if (stop != Outcome::kNotFound) break;
     // Hatless: nothing can ever rest on c and every other buffer ends at or after c in canonical
     // order, so any solution could move c here; siblings would only repeat the failure.
-    if (unplaced_neighbours == 0 && k == begin && (!blocked || c.offset == saved_offset)) break;
+    if (unplaced_neighbours == 0 && tried == 0 && (!blocked || c.offset == saved_offset)) break;
+    if ((tried + 1) % kBatch == 0) {
+      stack.resize(begin);
+      bool unused = false;  // the node's state is as it was: the same members are blocked
+      if (!Collect(first_member, member_end, lowest_top, &c, &unused)) break;
+    } else if (begin + (tried + 1) % kBatch >= stack.size()) {
+      break;  // a batch shorter than kBatch was the last
+    }
   }
   stack.resize(begin);
   return false;
+}
+
+// Pushes the node's next batch of candidates onto the stack: the kBatch first, in (offset, rank)
+// order, of those after `after` (all when null). A candidate is an unplaced member at its gravity
+// offset (a fixed one at its slot), not blocked by the canonical order (*blocked set when some is),
+// and not dominated (below lowest_top). False when the node fails outright: a fixed slot is taken
+// or passed, or a candidate does not fit under the capacity. Batches keep the stack at kBatch
+// entries per level: all candidates per level took O(n^2) memory on a chain of n buffers.
+bool GravitySearch::Impl::Collect(size_t first_member, size_t member_end, Offset lowest_top, const Candidate* after,
+                                  bool* blocked) {
+  const size_t begin = stack.size();
+  auto before = [](const Candidate& a, const Candidate& b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.rank < b.rank;
+  };
+  for (size_t k = first_member; k < member_end; ++k) {
+    const int i = members[k];
+    if (placed[i]) continue;
+    Offset p = minoff[i];
+    if (fixed[i] != kUnfixed) {
+      if (minoff[i] > fixed[i] || fixed[i] < cur_offset || (fixed[i] == cur_offset && rank[i] < cur_rank)) {
+        return false;  // the fixed slot is taken or already passed
+      }
+      p = fixed[i];
+    }
+    if (p < cur_offset || (p == cur_offset && rank[i] < cur_rank)) {
+      *blocked = true;
+      continue;
+    }
+    if (p >= lowest_top) continue;  // dominated: another buffer fits wholly below it
+    if (p + size[i] > capacity) return false;
+    const Candidate c{p, rank[i], i};
+    if (after != nullptr && !before(*after, c)) continue;
+    stack.push_back(c);
+  }
+  const auto first = stack.begin() + static_cast<std::ptrdiff_t>(begin);
+  if (stack.size() - begin > kBatch) {
+    std::nth_element(first, first + kBatch, stack.end(), before);
+    stack.resize(begin + kBatch);
+  }
+  std::sort(first, stack.end(), before);
+  return true;
 }
 
 // Sorts members[from, to) by the run's order with T = the busiest remaining load now, and gives
@@ -460,14 +488,28 @@ void GravitySearch::Impl::ReRank(size_t from, size_t to) {
 // After a placement emptied a section boundary: the unplaced members fall apart into groups that
 // share no time; each is solved on its own (one failing fails the node, no cross-product).
 bool GravitySearch::Impl::SolveSplit(size_t first_member, int count) {
-  const size_t base = members.size();
-  for (size_t k = first_member; k < first_member + count; ++k) {
-    if (!placed[members[k]]) members.push_back(members[k]);
+  // The range is reordered in place: unplaced members first, sorted by span start (callers only
+  // need the range to hold the same members). A copy per split cost O(n^2) memory on a chain,
+  // where every placement splits off one end: 535 MB at 20,000 buffers.
+  const size_t base = first_member;
+  const size_t range_end = first_member + count;
+  split_scratch.clear();
+  size_t unplaced_end = base;
+  for (size_t k = base; k < range_end; ++k) {
+    if (placed[members[k]]) {
+      split_scratch.push_back(members[k]);
+    } else {
+      members[unplaced_end++] = members[k];
+    }
   }
-  std::sort(members.begin() + base, members.end(),
-            [&](int a, int b) { return span_begin[a] != span_begin[b] ? span_begin[a] < span_begin[b] : a < b; });
+  std::copy(split_scratch.begin(), split_scratch.end(), members.begin() + static_cast<std::ptrdiff_t>(unplaced_end));
+  // A total order, so the groups and their order do not depend on the range's order before.
+  auto by_start = [&](int a, int b) { return span_begin[a] != span_begin[b] ? span_begin[a] < span_begin[b] : a < b; };
+  const auto first = members.begin() + static_cast<std::ptrdiff_t>(base);
+  const auto last = members.begin() + static_cast<std::ptrdiff_t>(unplaced_end);
+  if (!std::is_sorted(first, last, by_start)) std::sort(first, last, by_start);
   // Group boundaries in [base, end): a new group starts where no earlier member reaches.
-  const size_t total_count = members.size() - base;
+  const size_t total_count = unplaced_end - base;
   bool found = true;
   size_t g = base;
   while (g < base + total_count) {
@@ -498,7 +540,6 @@ bool GravitySearch::Impl::SolveSplit(size_t first_member, int count) {
     }
     g = e;
   }
-  members.resize(base);
   return found;
 }
 
@@ -523,8 +564,8 @@ Outcome GravitySearch::Impl::Run(Bytes cap, const std::string& order, int64_t no
   stack.clear();
   members.resize(n);
   for (int i = 0; i < n; ++i) members[i] = i;
+  depth = 0;
   const bool found = Dfs(0, n, n, 0, num_sections);
-  members.resize(n);
   total_nodes += run_nodes;
   if (found) return Outcome::kFound;
   return stop;
