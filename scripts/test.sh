@@ -25,7 +25,7 @@ phase "fuzz: model reader + lifetimes + both greedy planners + TFLM sizing (${fu
 scripts/run-fuzzer.sh build-asan/fuzz/model_fuzzer "$fuzz_seconds"
 phase "fuzz: runtime model loading + AllocateTensors + Invoke (${fuzz_seconds} s)"
 scripts/run-fuzzer.sh build-asan/fuzz/runtime_fuzzer "$fuzz_seconds"
-phase "fuzz: CSV problem reader + greedy planners + CSV writer (${fuzz_seconds} s)"
+phase "fuzz: CSV problem reader + every planner + CSV writer (${fuzz_seconds} s)"
 scripts/run-fuzzer.sh build-asan/fuzz/csv_fuzzer "$fuzz_seconds" benchmarks '*.csv'
 
 # A plain tree (GCC, the compiler users build with): the no-heap test needs its own malloc, which

@@ -55,8 +55,9 @@ Step LifetimeSteps(const Buffer& buffer);
 // local-search planners' windows. O(n).
 Step MedianLifetime(const std::vector<Buffer>& buffers);
 
-// Upper limit on sum(size + alignment - 1) + max(fixed end): below it no planner arithmetic
-// (offsets, heights, live-byte sums) can overflow an int64.
+// Upper limit on sum(size + alignment - 1) over all buffers, and on the same sum over the online
+// ones plus max(fixed end) (the highest a plan can stack: online buffers above every fixed one):
+// below it no planner arithmetic (offsets, heights, live-byte sums) can overflow an int64.
 inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 60;
 
 // Checks what every planner relies on: size > 0, first <= last, alignment > 0, fixed offsets

@@ -112,6 +112,18 @@ TEST(Csv, WriteRoundTrips) {
   EXPECT_EQ(back->problem.buffers[1].last, 8);
 }
 
+// A plan of buffers above 2^59 bytes reads back, its offsets as fixed ones (found by the CSV
+// fuzzer: ValidateProblem counted a fixed buffer twice, at its size and at its end).
+TEST(Csv, PlansOfHugeBuffersReadBack) {
+  Result<CsvProblem> r = ParseCsv("id,lower,upper,size\na,5,126,6\nb,5,63,666666666666666666\n");
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  const Plan plan{{666666666666666666, 0}, 666666666666666672};
+  Result<CsvProblem> back = ParseCsv(WriteCsv(r->ids, r->problem, plan));
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->problem.buffers[0].fixed_offset, 666666666666666666);
+  EXPECT_EQ(back->problem.buffers[1].fixed_offset, 0);
+}
+
 TEST(Csv, WriteOmitsAlignmentWhenAllOne) {
   Problem p = testing::MakeProblem({{4, 0, 2}});
   EXPECT_EQ(WriteCsv({"only"}, p, Plan{{0}, 4}), "id,lower,upper,size,offset\nonly,0,3,4,0\n");
