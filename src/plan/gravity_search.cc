@@ -374,9 +374,11 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
   }
   const Offset saved_offset = cur_offset;
   const int saved_rank = cur_rank;
-  for (int tried = 0; stack.size() > begin; ++tried) {
-    // The batch is sorted; take its first candidate, and collect the next batch when it is used up.
-    const Candidate c = stack[begin + tried % kBatch];
+  // The batch on the stack is sorted: take its candidates in turn, and when a full batch is used
+  // up, collect the next one.
+  size_t next = begin;
+  for (bool first = true; next < stack.size(); first = false) {
+    const Candidate c = stack[next++];
     const size_t minoff_mark = minoff_log.size(), floor_mark = floor_log.size();
     int unplaced_neighbours = 0;
     const bool ok = Place(c.index, c.offset, sec_lo, sec_hi, &unplaced_neighbours);
@@ -401,13 +403,12 @@ bool GravitySearch::Impl::Dfs(size_t first_member, int count, int remaining, int
     if (stop != Outcome::kNotFound) break;
     // Hatless: nothing can ever rest on c and every other buffer ends at or after c in canonical
     // order, so any solution could move c here; siblings would only repeat the failure.
-    if (unplaced_neighbours == 0 && tried == 0 && (!blocked || c.offset == saved_offset)) break;
-    if ((tried + 1) % kBatch == 0) {
+    if (unplaced_neighbours == 0 && first && (!blocked || c.offset == saved_offset)) break;
+    if (next == stack.size() && next - begin == kBatch) {
       stack.resize(begin);
+      next = begin;
       bool unused = false;  // the node's state is as it was: the same members are blocked
       if (!Collect(first_member, member_end, lowest_top, &c, &unused)) break;
-    } else if (begin + (tried + 1) % kBatch >= stack.size()) {
-      break;  // a batch shorter than kBatch was the last
     }
   }
   stack.resize(begin);

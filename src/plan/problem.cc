@@ -68,7 +68,6 @@ Status ValidateProblem(const Problem& problem) {
       return InvalidArgument(name() + ": total bytes exceed " + std::to_string(kMaxTotalBytes));
     }
     total += b.size + b.alignment - 1;
-    if (!b.fixed()) online_total += b.size + b.alignment - 1;
     if (b.fixed()) {
       if (b.fixed_offset % b.alignment != 0) {
         return InvalidArgument(name() + ": fixed offset is not a multiple of the alignment");
@@ -77,6 +76,8 @@ Status ValidateProblem(const Problem& problem) {
         return InvalidArgument(name() + ": fixed offset + size exceeds " + std::to_string(kMaxTotalBytes));
       }
       max_fixed_end = std::max(max_fixed_end, b.fixed_offset + b.size);
+    } else {
+      online_total += b.size + b.alignment - 1;
     }
   }
   // Fixed buffers count once, at their end: counting their sizes again rejected the plan of a
