@@ -61,8 +61,15 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
   const Status known = plan::CheckPlannerName(a.planner);
   if (!known.ok()) return known;
   const plan::PlannerEntry* planner = plan::FindPlanner(a.planner);
+  if (a.work_time && planner->name != "optimal") {
+    return InvalidArgument("--work-time applies to --planner optimal only ('" + planner->name +
+                           "' runs on the wall clock)");
+  }
   plan::PlannerOptions opts;
-  opts.time_limit_seconds = PlannerSeconds(a.time_limit, spent_seconds, cp.problem.buffers.size());
+  // Work time counts the search alone: reading and writing take no share of it.
+  opts.time_limit_seconds = a.work_time ? a.time_limit
+                                        : PlannerSeconds(a.time_limit, spent_seconds, cp.problem.buffers.size());
+  opts.work_time = a.work_time;
   opts.progress = progress;
   opts.minimize = a.minimize || a.capacity == 0;
   auto result = planner->run(cp.problem, opts);

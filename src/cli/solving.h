@@ -18,7 +18,8 @@ struct SolveArgs {
   std::string planner = "best";
   int64_t capacity = 0;  // 0 = unbounded (the height is minimised)
   double time_limit = 0;
-  bool minimize = false;  // with a capacity: minimise instead of only fitting
+  bool minimize = false;   // with a capacity: minimise instead of only fitting
+  bool work_time = false;  // optimal only: time_limit counts search steps (PlannerOptions::work_time)
   // Build SolveOutcome::doc. `solve` writing CSV without a report skips it: with its peak scan it
   // costs about 0.3 s at 100k buffers, after the planner's deadline.
   bool document = true;

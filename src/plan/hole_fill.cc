@@ -104,7 +104,7 @@ struct Walk {
 }  // namespace
 
 std::vector<std::vector<Buffer>> FillerSets(const std::vector<Buffer>& buffers, Bytes capacity, Bytes g,
-                                            size_t max_sets, int64_t max_nodes) {
+                                            size_t max_sets, int64_t max_nodes, int64_t* nodes) {
   if (buffers.empty() || g <= 0) return {};
   const Sections sec = BuildSections(buffers);
   const Bytes top = capacity / g * g;
@@ -127,6 +127,7 @@ std::vector<std::vector<Buffer>> FillerSets(const std::vector<Buffer>& buffers, 
   }
   if (walk.at.empty() || walk.at.size() > kMaxSteps) return {};
   for (int cost = 0; cost <= kMaxCost && !walk.Done(); ++cost) walk.Visit(0, cost);
+  if (nodes != nullptr) *nodes += walk.nodes;
   return std::move(walk.sets);
 }
 

@@ -27,8 +27,9 @@ namespace arenaplan::plan::optimal_internal {
 // Up to `max_sets` filler sets for `buffers` under `capacity` (every size and the filled height a
 // multiple of g; the capacity's remainder above a multiple of g is left free), plainest first.
 // Each filler has alignment 1 and spans whole sections. Empty when the profile is flat at zero
-// (nothing to fill). At most `max_nodes` enumeration steps. O(max_nodes x open fillers^3).
+// (nothing to fill). At most `max_nodes` enumeration steps (the number taken added to *nodes).
+// O(max_nodes x open fillers^3).
 std::vector<std::vector<Buffer>> FillerSets(const std::vector<Buffer>& buffers, Bytes capacity, Bytes g,
-                                            size_t max_sets, int64_t max_nodes);
+                                            size_t max_sets, int64_t max_nodes, int64_t* nodes = nullptr);
 
 }  // namespace arenaplan::plan::optimal_internal

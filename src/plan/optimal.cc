@@ -125,7 +125,7 @@ Bytes HeightOf(const std::vector<Buffer>& b, const std::vector<Offset>& off) {
 }
 
 // Best of a few first-fit orders (size, area, lifetime, start).
-std::vector<Offset> GreedySeed(const std::vector<Buffer>& b, Clock::time_point deadline) {
+std::vector<Offset> GreedySeed(const std::vector<Buffer>& b, const std::function<bool()>& expired) {
   const int n = static_cast<int>(b.size());
   auto width = [&](int i) { return b[i].last - b[i].first; };
   using Less = std::function<bool(int, int)>;
@@ -143,7 +143,7 @@ std::vector<Offset> GreedySeed(const std::vector<Buffer>& b, Clock::time_point d
   Bytes best_h = 0;
   std::vector<int> idx(n);
   for (const Less& less : orders) {
-    if (!best.empty() && Clock::now() >= deadline) break;  // the first order always completes
+    if (!best.empty() && expired()) break;  // the first order always completes
     std::iota(idx.begin(), idx.end(), 0);
     std::stable_sort(idx.begin(), idx.end(), less);
     std::vector<Offset> off = FirstFit(b, idx);
@@ -172,18 +172,25 @@ struct Piece {
   Bytes g = 1;  // every reachable height is a multiple of g
 };
 
+// The run's limits: the wall clock, or (PlannerOptions::work_time) the searches' work clock.
 struct Clocked {
   Clock::time_point deadline;
   const std::atomic<bool>* cancel;
   const optimal_internal::Heartbeat* heartbeat = nullptr;  // progress reports; may be null
+  optimal_internal::WorkClock* work = nullptr;             // null: the wall clock
+  Clock::time_point now() const { return work != nullptr ? work->now() : Clock::now(); }
   bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
-  double remaining() const { return std::chrono::duration<double>(deadline - Clock::now()).count(); }
+  double remaining() const { return std::chrono::duration<double>(deadline - now()).count(); }
+  Clock::time_point After(double seconds) const {
+    return now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+  Limits Until(Clock::time_point until) const { return Limits{std::min(until, deadline), cancel, heartbeat, work}; }
 };
 
 Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
   if (piece.search == nullptr) return Outcome::kBudget;
   std::vector<Offset> off;
-  const Outcome r = piece.search->Decide(height, Limits{probe_deadline, clock.cancel, clock.heartbeat}, &off);
+  const Outcome r = piece.search->Decide(height, clock.Until(probe_deadline), &off);
   if (r == Outcome::kFound) {
     const Bytes h = HeightOf(piece.buffers, off);
     if (piece.best.empty() || h < piece.best_h) {
@@ -214,9 +221,7 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
     const Bytes probe = first ? lo : lo + (hi - lo) / g / 2 * g;
     first = false;
     const double share = probe == lo && lo == up(std::max(floor, piece.lb)) ? kBoundProbeShare : kProbeShare;
-    const auto probe_deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                                   std::chrono::duration<double>(remaining * share));
-    const Outcome r = Probe(piece, probe, std::min(probe_deadline, clock.deadline), clock);
+    const Outcome r = Probe(piece, probe, clock.After(remaining * share), clock);
     if (r == Outcome::kCancelled) break;
     if (r != Outcome::kFound) lo = probe + g;  // refuted, or unknown: look higher for a plan
   }
@@ -236,8 +241,7 @@ Outcome DecideWithin(Piece& piece, Bytes capacity, const Clocked& clock) {
     const double remaining = clock.remaining();
     const double s = tight ? remaining * kBoundProbeShare
                            : std::min(kQuickProbeMaxSeconds, remaining * kQuickProbeShare);
-    const auto until = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
-    if (Probe(piece, piece.lb, std::min(until, clock.deadline), clock) == Outcome::kFound) return Outcome::kFound;
+    if (Probe(piece, piece.lb, clock.After(s), clock) == Outcome::kFound) return Outcome::kFound;
   }
   return Probe(piece, capacity, clock.deadline, clock);
 }
@@ -250,9 +254,7 @@ Outcome DecideWithin(Piece& piece, Bytes capacity, const Clocked& clock) {
 void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const Clocked& clock) {
   const double remaining = clock.remaining();
   if (remaining <= 0 || clock.cancelled()) return;
-  const Limits limits{Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(remaining * kWindowShare)),
-                      clock.cancel, clock.heartbeat};
+  const Limits limits = clock.Until(clock.After(remaining * kWindowShare));
   for (Piece& p : pieces) {
     if (p.search == nullptr) continue;
     if (!SkylineSearch::Applicable(p.buffers)) continue;
@@ -312,8 +314,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   const auto start = Clock::now();
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
   const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds : kDefaultTimeLimitSeconds;
-  Clocked clock{start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s)),
-                options.cancel};
+  optimal_internal::WorkClock work;
+  Clocked clock{{}, options.cancel};
+  if (options.work_time) clock.work = &work;
+  clock.deadline = clock.After(limit_s);
   const std::vector<Buffer>& buffers = problem.buffers;
   const Bytes capacity = problem.capacity;
   PlanResult result;
@@ -372,7 +376,9 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   const bool use_best_fit = buffers.size() > kOwnSeedMaxBuffers || limit_s >= 1.0;
   PlannerOptions seed_options;
   seed_options.cancel = options.cancel;
-  seed_options.time_limit_seconds = std::max(kMinSeedSeconds, clock.remaining() * kSeedShare);
+  // Under work time the portfolio runs whole: its work is not search nodes, and a wall-clock
+  // share would make the seed, and so the search, depend on the machine.
+  seed_options.time_limit_seconds = options.work_time ? 0 : std::max(kMinSeedSeconds, clock.remaining() * kSeedShare);
   if (auto bf = use_best_fit ? PlanBestFit(problem, seed_options) : Result<PlanResult>(Internal("skipped")); bf.ok()) {
     seed = std::move(bf->plan.offsets);
   }
@@ -385,7 +391,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     // Without any plan the first order runs whatever the clock says: there is always a plan.
     if (!p.too_dense && p.buffers.size() <= kOwnSeedMaxBuffers && (p.best.empty() || p.best_h > p.lb) &&
         (clock.remaining() > 0 || p.best.empty())) {
-      std::vector<Offset> own = GreedySeed(p.buffers, clock.deadline);
+      std::vector<Offset> own = GreedySeed(p.buffers, [&clock] { return clock.remaining() <= 0; });
       const Bytes own_h = HeightOf(p.buffers, own);
       if (p.best.empty() || own_h < p.best_h) {
         p.best = std::move(own);

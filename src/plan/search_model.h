@@ -27,23 +27,61 @@ const char* OutcomeName(Outcome outcome);
 using Heartbeat = std::function<void(int64_t run_nodes)>;
 inline constexpr auto kHeartbeatInterval = std::chrono::milliseconds(100);
 
+using TimePoint = std::chrono::steady_clock::time_point;
+
+// Time as the exact search reads it when the caller wants the same answer on every machine
+// (PlannerOptions::work_time): it advances only with the search's steps, kTimePerStep each (a
+// search node; glueing and filler sets are charged in steps of about the same cost, see
+// Limits::Charge), so every stage's share of the limit, and so the whole search, repeats exactly
+// however fast the machine is and under sanitizers.
+class WorkClock {
+ public:
+  // About a step's cost in Release on a 2-core x86-64 machine, so that limits keep their meaning.
+  static constexpr std::chrono::nanoseconds kTimePerStep{1000};
+  TimePoint now() const { return TimePoint{} + kTimePerStep * steps_; }
+  void Tick() { ++steps_; }
+  void Add(int64_t steps) { steps_ += steps; }
+
+ private:
+  int64_t steps_ = 0;
+};
+
 struct Limits {
-  std::chrono::steady_clock::time_point deadline;
+  TimePoint deadline;
   const std::atomic<bool>* cancel = nullptr;
   const Heartbeat* heartbeat = nullptr;
+  WorkClock* work = nullptr;  // null: the wall clock
+
+  TimePoint now() const { return work != nullptr ? work->now() : std::chrono::steady_clock::now(); }
+  bool Expired() const { return now() >= deadline; }
+  bool Cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
+  // Work outside the searches' nodes, in steps, so that a work clock keeps near the wall clock
+  // (no-op on the wall clock).
+  void Charge(int64_t steps) const {
+    if (work != nullptr) work->Add(steps);
+  }
 };
 
 // The point `share` (0..1) of the way from now to `deadline`: a stage's own deadline within its
 // caller's. A deadline already past stays as it is.
-inline std::chrono::steady_clock::time_point ShareOfTimeLeft(std::chrono::steady_clock::time_point deadline,
-                                                             double share) {
-  const auto now = std::chrono::steady_clock::now();
+inline TimePoint ShareOfTimeLeft(TimePoint now, TimePoint deadline, double share) {
   if (deadline <= now) return deadline;
   return now + std::chrono::duration_cast<std::chrono::steady_clock::duration>((deadline - now) * share);
 }
+inline TimePoint ShareOfTimeLeft(TimePoint deadline, double share) {
+  return ShareOfTimeLeft(std::chrono::steady_clock::now(), deadline, share);
+}
+// The same limits with `share` of their time left.
+inline Limits ShareOf(const Limits& limits, double share) {
+  Limits l = limits;
+  l.deadline = ShareOfTimeLeft(limits.now(), limits.deadline, share);
+  return l;
+}
 
 // Reads the clock and the cancel flag every 8 calls (a search node costs about a microsecond, the
-// clock ~25 ns): the deadline holds to well under a millisecond. Beats the heartbeat on time.
+// clock ~25 ns): the deadline holds to well under a millisecond. Beats the heartbeat on time (the
+// wall clock's, whichever clock the limits count). Each call is a step of a search: a work clock
+// ticks.
 class StopCheck {
  public:
   void Reset(const Limits& limits) {
@@ -53,13 +91,14 @@ class StopCheck {
   }
   // kFound while the run may go on, else kTimeout or kCancelled. `nodes`: the run's so far.
   Outcome Poll(int64_t nodes) {
+    if (limits_.work != nullptr) limits_.work->Tick();
     if ((++ticks_ & 7) != 0) return Outcome::kFound;
-    if (limits_.cancel != nullptr && limits_.cancel->load(std::memory_order_relaxed)) return Outcome::kCancelled;
-    const auto now = std::chrono::steady_clock::now();
-    if (now >= limits_.deadline) return Outcome::kTimeout;
-    if (limits_.heartbeat != nullptr && now >= next_beat_) {
+    if (limits_.Cancelled()) return Outcome::kCancelled;
+    const TimePoint wall = std::chrono::steady_clock::now();
+    if ((limits_.work != nullptr ? limits_.work->now() : wall) >= limits_.deadline) return Outcome::kTimeout;
+    if (limits_.heartbeat != nullptr && wall >= next_beat_) {
       (*limits_.heartbeat)(nodes);
-      next_beat_ = now + kHeartbeatInterval;
+      next_beat_ = wall + kHeartbeatInterval;
     }
     return Outcome::kFound;
   }
@@ -67,7 +106,7 @@ class StopCheck {
  private:
   Limits limits_;
   uint64_t ticks_ = 0;
-  std::chrono::steady_clock::time_point next_beat_;
+  TimePoint next_beat_;
 };
 
 // Sections: the maximal time spans over which the set of live buffers does not change, numbered

@@ -7,10 +7,7 @@
 namespace arenaplan::plan::optimal_internal {
 namespace {
 
-bool Stopped(const Limits& limits) {
-  return (limits.cancel != nullptr && limits.cancel->load(std::memory_order_relaxed)) ||
-         std::chrono::steady_clock::now() >= limits.deadline;
-}
+bool Stopped(const Limits& limits) { return limits.Cancelled() || limits.Expired(); }
 
 struct Window {
   int a, e;  // sections [a, e)
@@ -82,7 +79,7 @@ WindowRefutation RefuteByWindows(const std::vector<Buffer>& buffers, Bytes heigh
     DecisionSearch search(inside);
     std::vector<Offset> offsets;
     // One window may not eat the time of the others.
-    const auto now = std::chrono::steady_clock::now();
+    const TimePoint now = limits.now();
     Limits one = limits;
     one.deadline = std::min(limits.deadline, now + std::max<std::chrono::steady_clock::duration>(
                                                        std::chrono::milliseconds(1), (limits.deadline - now) / 20));

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <string>
+#include <vector>
 
 #include "cli/cli_testutil.h"
 #include "model/writer.h"
 #include "plan/csv.h"
+#include "plan/packing_problem.h"
 #include "plan/verify.h"
 
 namespace arenaplan::testing {
@@ -135,6 +139,37 @@ TEST_F(CliTest, SolveJsonAndCapacity) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   // A capacity below a single buffer is bad input.
   EXPECT_EQ(RunCli({"solve", csv, "--capacity", "4"}).exit_code, 2);
+}
+
+// --work-time: a time-limited optimal search gives the same plan, bound and nodes on every run;
+// other planners reject it as a usage error.
+TEST_F(CliTest, SolveUnderWorkTimeRepeatsAndIsOptimalOnly) {
+  // A perfect packing with five pieces grown by a grid step: the bound is out of reach and the
+  // minimising search is still running when its limit comes.
+  plan::PackingOptions po;
+  po.buffers = 400;
+  plan::Problem p = plan::MakePackingProblem(po).problem;
+  for (size_t k = 0; k < 5; ++k) p.buffers[k * 71].size += plan::kPackingGrid;
+  std::string text = "id,lower,upper,size\n";
+  for (size_t k = 0; k < p.buffers.size(); ++k) {
+    const plan::Buffer& b = p.buffers[k];
+    text += "b" + std::to_string(k) + "," + std::to_string(b.first) + "," + std::to_string(b.last + 1) + "," +
+            std::to_string(b.size) + "\n";
+  }
+  const std::string csv = dir_ + "/slack.csv";
+  WriteText(csv, text);
+  const std::vector<std::string> args = {"solve", csv, "--planner", "optimal", "--time-limit", "0.2", "--work-time"};
+  const CliRun a = RunCli(args), b = RunCli(args);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  // The summary line's figures (height, bound, status, nodes) repeat; only the seconds differ.
+  auto figures = [](const std::string& err) { return std::regex_replace(err, std::regex("[0-9.]+ s\\b"), "_ s"); };
+  EXPECT_EQ(figures(a.err), figures(b.err));
+  EXPECT_NE(a.err.find("status feasible"), std::string::npos) << a.err;
+  EXPECT_NE(a.err.find(" nodes"), std::string::npos) << a.err;
+  const CliRun best = RunCli({"solve", csv, "--planner", "best", "--work-time"});
+  EXPECT_EQ(best.exit_code, 2);
+  EXPECT_NE(best.err.find("--work-time applies to --planner optimal only"), std::string::npos) << best.err;
 }
 
 TEST_F(CliTest, SolveRejectsMalformedCsvNamingTheRow) {

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace arenaplan::plan {
@@ -138,6 +139,7 @@ void ExpectMatchesBruteForce(uint32_t seed, bool with_fixed, bool with_alignment
 
   PlannerOptions o;
   o.time_limit_seconds = 30;
+  o.work_time = true;  // a proof or not: the same on every machine
   auto r = PlanOptimal(p, o);
   ASSERT_TRUE(r.ok()) << "seed " << seed << ": " << r.status().ToString();
   EXPECT_EQ(Check(p, r->plan), "") << "seed " << seed;
@@ -295,6 +297,30 @@ TEST(OptimalTest, TimeLimitReturnsValidPlanWithoutFalseProof) {
   EXPECT_GE(r->lower_bound, 1000);
   EXPECT_LT(r->lower_bound, r->plan.height);
   EXPECT_LT(took, 5.0);  // sanity only; timing precision is measured in the benchmark
+}
+
+// Under work time the search is the same however slow the machine: a progress callback that
+// sleeps (a loaded machine, a sanitizer) changes neither the plan, the bound nor the nodes, and
+// the limit bounds the nodes (each is at least one step of the work clock).
+TEST(OptimalTest, WorkTimeGivesTheSameSearchHoweverSlowTheMachine) {
+  const Problem p = HardProblem();
+  constexpr double kLimit = 0.2;
+  auto run = [&p](bool slow) {
+    PlannerOptions o;
+    o.time_limit_seconds = kLimit;
+    o.work_time = true;
+    if (slow) o.progress = [](const PlanProgress&) { std::this_thread::sleep_for(std::chrono::milliseconds(5)); };
+    auto r = PlanOptimal(p, o);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    EXPECT_EQ(Check(p, r->plan), "");
+    return *r;
+  };
+  const PlanResult fast = run(false), slow = run(true);
+  EXPECT_GT(fast.nodes, 0);
+  EXPECT_LE(fast.nodes, static_cast<int64_t>(kLimit * 1e6));  // a step is a microsecond
+  EXPECT_EQ(slow.nodes, fast.nodes);
+  EXPECT_EQ(slow.lower_bound, fast.lower_bound);
+  EXPECT_EQ(slow.plan.offsets, fast.plan.offsets);
 }
 
 TEST(OptimalTest, DenseProblemKeepsTheSeedInsteadOfQuadraticMemory) {

@@ -22,6 +22,7 @@ Result<PlanResult> Decide(const Problem& p, double seconds = 120) {
   PlannerOptions o;
   o.minimize = false;
   o.time_limit_seconds = seconds;
+  o.work_time = true;  // the same search on every machine and under sanitizers
   return PlanOptimal(p, o);
 }
 
