@@ -9,8 +9,10 @@
 //
 // Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S]
 //                      [--only=perfect|slack|headroom|gadget] [--sizes=150,250,...]
-//                      [--planner=optimal|best] [--write=DIR]
+//                      [--planner=optimal|best] [--work-time] [--write=DIR]
 // --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
+// --work-time (optimal): the limit counts search steps (PlannerOptions::work_time), so that the
+// answers and nodes repeat on any machine (the times stay wall times).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -61,6 +63,7 @@ int main(int argc, char** argv) {
   double limit = 20;
   int seeds = 1, first_seed = 0;
   std::string only, planner = "optimal", write_dir;
+  bool work_time = false;
   std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -78,10 +81,16 @@ int main(int argc, char** argv) {
       planner = a.substr(10);
     else if (a.rfind("--write=", 0) == 0)
       write_dir = a.substr(8);
+    else if (a == "--work-time")
+      work_time = true;
     else {
       std::fprintf(stderr, "packing_bench: unknown argument %s\n", a.c_str());
       return 2;
     }
+  }
+  if (work_time && planner != "optimal") {
+    std::fprintf(stderr, "packing_bench: --work-time applies to --planner=optimal only\n");
+    return 2;
   }
   std::printf("%-22s %-8s %7s %6s %5s %5s %9s %-11s %-10s %8s %12s %s\n", "instance", "variant", "buffers", "pin%",
               "guil", "pin", "LB", "expected", "answer", "time_s", "nodes", "check");
@@ -111,6 +120,7 @@ int main(int argc, char** argv) {
       PlannerOptions po;
       po.time_limit_seconds = limit;
       po.minimize = false;
+      po.work_time = work_time;
       // A timeout returns no result: its nodes are those of the last progress report (every 0.1 s).
       int64_t reported_nodes = 0;
       po.progress = [&reported_nodes](const PlanProgress& p) { reported_nodes = p.nodes; };

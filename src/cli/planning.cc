@@ -28,6 +28,10 @@ void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& wh
   cmd.add_option("--planner", *planner, help)->check(CLI::IsMember(names));
 }
 
+void AddTimeLimitOption(CLI::App& cmd, double* seconds, const std::string& help) {
+  cmd.add_option("--time-limit", *seconds, help)->check(CLI::Range(0.0, plan::kMaxTimeLimitSeconds));
+}
+
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
   AddPlannerOption(cmd, &args.planner, "the tensors (and kernel scratch buffers with --target)");
   cmd.add_option("--alignment", args.alignment,
@@ -36,9 +40,8 @@ void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args) {
   cmd.add_option("--target", args.target,
                  "add the kernel scratch buffers stock TFLM requests on this target "
                  "(tflm-x86_64, tflm-arm32, tflm-cortex-m)");
-  cmd.add_option("--time-limit", args.time_limit,
-                 "seconds for the planner (best: the whole portfolio; optimal: seed and search)")
-      ->check(CLI::NonNegativeNumber);
+  AddTimeLimitOption(cmd, &args.time_limit,
+                     "seconds for the planner (best: the whole portfolio; optimal: seed and search)");
   AddIoOptions(cmd, &args.io);
 }
 

@@ -29,6 +29,8 @@ struct PlanningArgs {
 void AddPlannerOption(CLI::App& cmd, std::string* planner, const std::string& what);
 
 void AddPlanningOptions(CLI::App& cmd, PlanningArgs& args);
+// --time-limit SECONDS: 0 (the planner's default) up to plan::kMaxTimeLimitSeconds.
+void AddTimeLimitOption(CLI::App& cmd, double* seconds, const std::string& help);
 
 struct ModelLifetimes {
   std::unique_ptr<LoadedModel> loaded;

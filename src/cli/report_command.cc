@@ -112,8 +112,7 @@ void RegisterReport(CLI::App& root, int& exit_code) {
   cmd->add_option("--alignment", a->alignment,
                   "round buffer sizes up to this many bytes (default: the target's; TFLM: 16)")
       ->check(CLI::Range(1u, 4096u));
-  cmd->add_option("--time-limit", a->time_limit, "seconds per planner (see `plan --help`)")
-      ->check(CLI::NonNegativeNumber);
+  AddTimeLimitOption(*cmd, &a->time_limit, "seconds per planner (see `plan --help`)");
   cmd->add_option("--format", a->format, "html or svg")->check(CLI::IsMember({"html", "svg"}));
   cmd->callback([a, &exit_code] { exit_code = RunReport(*a); });
 }

@@ -92,10 +92,9 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
   AddPlannerOption(*cmd, &a->planner, "the problem");
   cmd->add_option("--capacity", a->capacity, "bytes available; 0 = unbounded (then the height is minimised)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--time-limit", a->time_limit,
-                  "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and search), "
-                  "verifying, writing")
-      ->check(CLI::NonNegativeNumber);
+  AddTimeLimitOption(*cmd, &a->time_limit,
+                     "seconds for the whole solve: reading, planning (best: the portfolio; optimal: seed and "
+                     "search), verifying, writing");
   cmd->add_flag("--minimize", a->minimize, "with --capacity: minimise the height instead of only fitting");
   cmd->add_flag("--work-time", a->work_time,
                 "optimal only: count --time-limit in search steps (1 us each, about Release speed) instead of "

@@ -184,7 +184,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   }
   // A capacity proven too small is the answer: lowering the plan shown beside it would only spend
   // the rest of the time limit (a gadget packing took 20 s instead of 0.04 s).
-  const double repair_s = options.time_limit_seconds > 0 ? options.time_limit_seconds : kBestExactSearchSeconds;
+  const double repair_s = TimeLimitOr(options, kBestExactSearchSeconds);
   if (!proven_infeasible) {
     ARENAPLAN_RETURN_IF_ERROR(RepairWithTimeLeft(
         unbounded, bound, start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(repair_s)),

@@ -313,7 +313,7 @@ Status SearchNotRun(Bytes capacity, const Piece& piece, const Clocked& clock) {
 Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& options) {
   const auto start = Clock::now();
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
-  const double limit_s = options.time_limit_seconds > 0 ? options.time_limit_seconds : kDefaultTimeLimitSeconds;
+  const double limit_s = TimeLimitOr(options, kDefaultTimeLimitSeconds);
   optimal_internal::WorkClock work;
   Clocked clock{{}, options.cancel};
   if (options.work_time) clock.work = &work;

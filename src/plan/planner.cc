@@ -1,5 +1,7 @@
 #include "plan/planner.h"
 
+#include <algorithm>
+
 #include "plan/lower_bound.h"
 
 namespace arenaplan::plan {
@@ -12,6 +14,11 @@ const char* PlanStatusName(PlanStatus status) {
     case PlanStatus::kInfeasible: return "infeasible";
   }
   return "unknown";
+}
+
+double TimeLimitOr(const PlannerOptions& options, double default_seconds) {
+  const double s = options.time_limit_seconds > 0 ? options.time_limit_seconds : default_seconds;
+  return std::min(s, kMaxTimeLimitSeconds);
 }
 
 PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds) {

@@ -53,6 +53,14 @@ struct PlannerOptions {
 };
 inline constexpr double kProgressInterval = 0.1;  // seconds between heartbeats of a long search
 
+// The longest time limit a planner honours (about four months): a longer one is taken as this, so
+// that every deadline stays a representable time point (1e30 s used to overflow into a deadline
+// that had passed).
+inline constexpr double kMaxTimeLimitSeconds = 1e7;
+// options.time_limit_seconds, or `default_seconds` when it is not positive; at most
+// kMaxTimeLimitSeconds.
+double TimeLimitOr(const PlannerOptions& options, double default_seconds);
+
 struct PlanResult {
   Plan plan;
   PlanStatus status = PlanStatus::kHeuristic;

@@ -127,7 +127,7 @@ Status Verify(const RegionProblem& rp, const RegionPlan& plan, const char* what)
 Result<RegionResult> PlanRegions(const RegionProblem& rp, const PlannerOptions& options) {
   ARENAPLAN_RETURN_IF_ERROR(ValidateRegionProblem(rp));
   const auto start = std::chrono::steady_clock::now();
-  const double limit = options.time_limit_seconds > 0 ? options.time_limit_seconds : kDefaultRegionSeconds;
+  const double limit = TimeLimitOr(options, kDefaultRegionSeconds);
   RegionDeadline deadline;
   deadline.end = start +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit));

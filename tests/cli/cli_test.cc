@@ -108,6 +108,9 @@ TEST_F(CliTest, UsageErrorsExitWithTwo) {
   EXPECT_EQ(RunCli({"plan", demo_, "--planner", "nope"}).exit_code, 2);
   EXPECT_EQ(RunCli({"plan"}).exit_code, 2);
   EXPECT_EQ(RunCli({"frobnicate"}).exit_code, 2);
+  // Beyond plan::kMaxTimeLimitSeconds (a limit that would overflow a deadline).
+  EXPECT_EQ(RunCli({"plan", demo_, "--time-limit", "1e30"}).exit_code, 2);
+  EXPECT_EQ(RunCli({"plan", demo_, "--time-limit", "-1"}).exit_code, 2);
 }
 
 TEST_F(CliTest, SolveWritesOffsetsThatVerify) {

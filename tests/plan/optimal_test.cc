@@ -323,6 +323,27 @@ TEST(OptimalTest, WorkTimeGivesTheSameSearchHoweverSlowTheMachine) {
   EXPECT_EQ(slow.plan.offsets, fast.plan.offsets);
 }
 
+// A limit beyond kMaxTimeLimitSeconds is clamped, never overflowed: 1e30 s made a deadline that
+// had already passed, and the search ended after a few hundred nodes.
+TEST(OptimalTest, HugeTimeLimitIsClampedNotOverflowed) {
+  PlannerOptions o;
+  EXPECT_EQ(TimeLimitOr(o, 10), 10);
+  o.time_limit_seconds = -1;
+  EXPECT_EQ(TimeLimitOr(o, 10), 10);
+  o.time_limit_seconds = 1e30;
+  EXPECT_EQ(TimeLimitOr(o, 10), kMaxTimeLimitSeconds);
+  const Problem p = HardProblem();
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  o.progress = [&cancel](const PlanProgress& r) {
+    if (r.nodes >= 20000) cancel = true;
+  };
+  auto r = PlanOptimal(p, o);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(Check(p, r->plan), "");
+  EXPECT_TRUE(r->nodes >= 20000 || r->status == PlanStatus::kOptimal) << r->nodes << " nodes";
+}
+
 TEST(OptimalTest, DenseProblemKeepsTheSeedInsteadOfQuadraticMemory) {
   // 3000 buffers, ~1800 alive at every step: ~5M overlapping pairs, beyond the search's linear
   // memory budget (64 ints per buffer + 4M). The planner returns the verified heuristic seed with
