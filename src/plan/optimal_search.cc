@@ -2,6 +2,7 @@
 #include "plan/optimal_search.h"
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <numeric>
 
@@ -165,10 +166,12 @@ Outcome DecisionSearch::Impl::SolveGlued(const std::vector<Block>& blocks, Bytes
   return Outcome::kFound;
 }
 
-// The blocks of every glueing variant (kGlueVariants), built once.
+// The blocks of every glueing variant (kGlueVariants), built once; those already there (the fill
+// stage hands over the first variant's, which ranked the filler sets) are kept.
 void DecisionSearch::Impl::Glue(const Limits& limits) {
-  if (!glued.empty()) return;
-  for (int rules : kGlueVariants) glued.push_back(Glued(buffers, rules, limits));
+  for (size_t v = glued.size(); v < std::size(kGlueVariants); ++v) {
+    glued.push_back(Glued(buffers, kGlueVariants[v], limits));
+  }
 }
 
 // The problem's own blocks as glued (kOwnBlocksShare); then, where the capacity leaves room, the
@@ -256,8 +259,12 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
   // of how many blocks the first glueing variant leaves, then plainest first. Measured on
   // packing_bench's slack packings (450-800 buffers, seeds 0-4): the generator's own holes glue
   // into the fewest blocks in 13 of 15, and rank at most third.
+  std::vector<std::vector<Block>> first_variant(sets.size());
   std::vector<std::pair<size_t, size_t>> order;  // (blocks, set)
-  for (size_t k = 0; k < sets.size(); ++k) order.emplace_back(Glued(with(k), kGlueVariants[0], limits).size(), k);
+  for (size_t k = 0; k < sets.size(); ++k) {
+    first_variant[k] = Glued(with(k), kGlueVariants[0], limits);
+    order.emplace_back(first_variant[k].size(), k);
+  }
   std::stable_sort(order.begin(), order.end());
   order.resize(std::min(order.size(), kFillerSetsTried));
   // The k-th set tried has weight 1 / (k + 1)^2, so the first gets 63 % of the stage: the right
@@ -271,6 +278,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     const Limits share = ShareOf(limits, weight(k) / weights);
     weights -= weight(k);
     Impl filled(with(order[k].second));
+    filled.glued.push_back(std::move(first_variant[order[k].second]));
     const Outcome r = filled.BothWays(
         capacity, share, [&](Impl& im, const Limits& l) { return im.SearchBlocks(capacity, l, true, &at); });
     block_nodes += filled.BlockNodes();
