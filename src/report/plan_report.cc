@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 #include <numeric>
+#include <utility>
+#include <vector>
 
 #include "report/printable.h"
 #include "report/timeline.h"
@@ -21,15 +22,20 @@ std::string Percent(int64_t value, int64_t base) {
 }  // namespace
 
 LivePeak PeakOf(const plan::Problem& p) {
-  std::map<plan::Step, int64_t> delta;
+  // Starts and ends as (step, +-size) sorted by step: a sorted vector, not a map of steps (at 100k
+  // buffers the map took 0.1 s of solve --format json).
+  std::vector<std::pair<plan::Step, int64_t>> events;
+  events.reserve(2 * p.buffers.size());
   for (const auto& b : p.buffers) {
-    delta[b.first] += b.size;
-    delta[b.last + 1] -= b.size;
+    events.emplace_back(b.first, b.size);
+    events.emplace_back(b.last + 1, -b.size);
   }
+  std::sort(events.begin(), events.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
   int64_t live = 0, peak = -1;
   plan::Step at = 0;
-  for (const auto& [t, d] : delta) {
-    live += d;
+  for (size_t k = 0; k < events.size();) {
+    const plan::Step t = events[k].first;
+    for (; k < events.size() && events[k].first == t; ++k) live += events[k].second;
     if (live > peak) {
       peak = live;
       at = t;
