@@ -97,8 +97,8 @@ void RegisterSolve(CLI::App& root, int& exit_code) {
                      "search), verifying, writing");
   cmd->add_flag("--minimize", a->minimize, "with --capacity: minimise the height instead of only fitting");
   cmd->add_flag("--work-time", a->work_time,
-                "optimal only: count --time-limit in search steps (1 us each, about Release speed) instead of "
-                "wall time, so the same problem gets the same plan and answer on every machine");
+                "optimal only: count --time-limit in search steps (a microsecond each) instead of wall time, so "
+                "the same problem gets the same plan and answer on every machine");
   cmd->add_option("--format", a->format, "csv or json")->check(CLI::IsMember({"csv", "json"}));
   cmd->add_option("-o,--output", a->output, "write the CSV / JSON here instead of stdout");
   cmd->add_option("--report", a->report, "also write the interactive HTML report of the plan (see `report`)");
