@@ -172,19 +172,18 @@ struct Piece {
   Bytes g = 1;  // every reachable height is a multiple of g
 };
 
-// The run's limits: the wall clock, or (PlannerOptions::work_time) the searches' work clock.
-struct Clocked {
-  Clock::time_point deadline;
-  const std::atomic<bool>* cancel;
-  const optimal_internal::Heartbeat* heartbeat = nullptr;  // progress reports; may be null
-  optimal_internal::WorkClock* work = nullptr;             // null: the wall clock
-  Clock::time_point now() const { return work != nullptr ? work->now() : Clock::now(); }
-  bool cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
+// The run's limits (the wall clock, or the work clock under PlannerOptions::work_time) and what
+// the outer loop derives from them.
+struct Clocked : Limits {
   double remaining() const { return std::chrono::duration<double>(deadline - now()).count(); }
   Clock::time_point After(double seconds) const {
     return now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   }
-  Limits Until(Clock::time_point until) const { return Limits{std::min(until, deadline), cancel, heartbeat, work}; }
+  Limits Until(Clock::time_point until) const {
+    Limits l = *this;
+    l.deadline = std::min(until, deadline);
+    return l;
+  }
 };
 
 Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, const Clocked& clock) {
@@ -214,7 +213,7 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   // hi: a height known to fit (best found), or limit + g meaning "none yet".
   auto hi_now = [&]() { return piece.best.empty() ? limit / g * g + g : piece.best_h; };
   bool first = true;
-  while (lo < hi_now() && !clock.cancelled()) {
+  while (lo < hi_now() && !clock.Cancelled()) {
     const double remaining = clock.remaining();
     if (remaining <= 0) break;
     const Bytes hi = hi_now();
@@ -228,7 +227,7 @@ void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& cl
   // Spend what is left on proving the best height (the probe just below it), unless another
   // piece already holds the arena at least this high.
   if (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h && piece.best_h - g >= piece.lb &&
-      clock.remaining() > 0 && !clock.cancelled()) {
+      clock.remaining() > 0 && !clock.Cancelled()) {
     Probe(piece, piece.best_h - g, clock.deadline, clock);
   }
 }
@@ -253,7 +252,7 @@ Outcome DecideWithin(Piece& piece, Bytes capacity, const Clocked& clock) {
 // aligned, and fixed ones would move). Uses kWindowShare of the time left.
 void RaiseByWindows(std::vector<Piece>& pieces, Bytes g, Bytes capacity, const Clocked& clock) {
   const double remaining = clock.remaining();
-  if (remaining <= 0 || clock.cancelled()) return;
+  if (remaining <= 0 || clock.Cancelled()) return;
   const Limits limits = clock.Until(clock.After(remaining * kWindowShare));
   for (Piece& p : pieces) {
     if (p.search == nullptr) continue;
@@ -304,7 +303,7 @@ Status SearchNotRun(Bytes capacity, const Piece& piece, const Clocked& clock) {
     return Status(ErrorCode::kUnsupported,
                   what + ", and too many overlapping buffers for the exact search in linear memory");
   }
-  if (clock.cancelled()) return Status(ErrorCode::kCancelled, what + ", and cancelled before the exact search");
+  if (clock.Cancelled()) return Status(ErrorCode::kCancelled, what + ", and cancelled before the exact search");
   return Status(ErrorCode::kDeadlineExceeded, what + ", and no time left for the exact search");
 }
 
@@ -315,7 +314,8 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   ARENAPLAN_RETURN_IF_ERROR(Validate(problem));
   const double limit_s = TimeLimitOr(options, kDefaultTimeLimitSeconds);
   optimal_internal::WorkClock work;
-  Clocked clock{{}, options.cancel};
+  Clocked clock;
+  clock.cancel = options.cancel;
   if (options.work_time) clock.work = &work;
   clock.deadline = clock.After(limit_s);
   const std::vector<Buffer>& buffers = problem.buffers;
@@ -347,7 +347,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     const bool has_fixed = std::any_of(p.buffers.begin(), p.buffers.end(), [](const Buffer& b) { return b.fixed(); });
     // With fixed buffers the search's bound (which counts them) is the piece's; without, it is
     // the live bytes, and the search is built only once the seed leaves a gap (below).
-    if (has_fixed && !p.too_dense && clock.remaining() > 0 && !clock.cancelled()) {
+    if (has_fixed && !p.too_dense && clock.remaining() > 0 && !clock.Cancelled()) {
       p.search = std::make_unique<DecisionSearch>(p.buffers);
       p.lb = p.search->lower_bound();
     } else {
@@ -402,7 +402,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     // A piece its seed already packs at the bound needs no search: on problems of many pieces
     // (300k disjoint buffers) building and freeing one per piece took seconds.
     if (p.search == nullptr && !p.too_dense && (p.best.empty() || p.best_h > p.lb) && clock.remaining() > 0 &&
-        !clock.cancelled()) {
+        !clock.Cancelled()) {
       p.search = std::make_unique<DecisionSearch>(p.buffers);
     }
   }
@@ -452,7 +452,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     for (Piece& p : pieces) {
       if (!p.best.empty()) continue;
       if (p.search == nullptr) return SearchNotRun(capacity, p, clock);
-      if (clock.cancelled()) {
+      if (clock.Cancelled()) {
         return Status(ErrorCode::kCancelled,
                       "cancelled before a plan within capacity " + std::to_string(capacity) + " was found");
       }
