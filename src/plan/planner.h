@@ -44,7 +44,7 @@ struct PlannerOptions {
   const std::atomic<bool>* cancel = nullptr;  // set to true to stop a planner early
   bool minimize = true;                       // exact search: minimise height (false: fit capacity)
   // `optimal` only: the time limit counts search work (a microsecond per search step; a step
-  // takes 1.5-2.2 us in Release here) instead of wall time, so the same problem gets the same plan and
+  // takes 1.5-2.7 us in Release here) instead of wall time, so the same problem gets the same plan and
   // answer on any machine, loaded or not, and under sanitizers. The cancel flag still stops it.
   bool work_time = false;
   // Optional. Called on the planner's thread with each new best plan or bound and, during long

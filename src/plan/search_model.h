@@ -36,7 +36,7 @@ using TimePoint = std::chrono::steady_clock::time_point;
 // however fast the machine is and under sanitizers.
 class WorkClock {
  public:
-  // The order of a step's cost in Release here (a work second took 1.5-2.2 s of wall time on
+  // The order of a step's cost in Release here (a work second took 1.5-2.7 s of wall time on
   // packings and MiniMalloc's J), so that limits keep their order of magnitude.
   static constexpr std::chrono::nanoseconds kTimePerStep{1000};
   TimePoint now() const { return TimePoint{} + kTimePerStep * steps_; }
