@@ -191,8 +191,8 @@ int RunOne(const RunArgs& a) {
   }
   auto dump = StartDump(a, model, &plan.options);  // after the probes: the callback never touches the arena
   if (!dump.ok()) return ReportError("run", dump.status());
-  ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(model.data(), model.size(), Kernels(a), arena.data, arena.size, plan.options);
+  AlignedBytes arena(arena_bytes);
+  rt::Interpreter interp(model.data(), model.size(), Kernels(a), arena.data(), arena.size(), plan.options);
   const rt::StatusCode s = interp.AllocateTensors();
   if (s != rt::StatusCode::kOk) return RunFail(s, interp.error_message());
   const Status verified = VerifyRecorded(*plan.recorded);

@@ -25,12 +25,13 @@ rt::StatusCode BindOwnBuffers(rt::Interpreter& interp, RunIo* io, std::vector<ui
     for (uint32_t k = 0; k < n; ++k) {
       const rt::TensorView v = side == 0 ? interp.input(k) : interp.output(k);
       if (v.data != nullptr || v.bytes == 0) continue;  // planned, constant, or bound already
-      io->buffers.push_back(std::make_unique<ArenaBuffer>(v.bytes));
-      ArenaBuffer& b = *io->buffers.back();
-      const rt::StatusCode s = side == 0 ? interp.BindInput(k, b.data, b.size) : interp.BindOutput(k, b.data, b.size);
+      io->buffers.push_back(std::make_unique<AlignedBytes>(v.bytes));
+      AlignedBytes& b = *io->buffers.back();
+      const rt::StatusCode s = side == 0 ? interp.BindInput(k, b.data(), b.size())
+                                         : interp.BindOutput(k, b.data(), b.size());
       if (s != rt::StatusCode::kOk) return s;
       for (uint32_t t = 0; t < interp.tensors_size(); ++t) {
-        if (interp.tensor(t).data == b.data) externals->push_back(t);
+        if (interp.tensor(t).data == b.data()) externals->push_back(t);
       }
     }
   }

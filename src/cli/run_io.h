@@ -18,8 +18,8 @@ namespace arenaplan::cli {
 
 struct RunIo {
   IoSelection selection;
-  std::vector<IoCost> costs;                          // each option's change of the head (one arena only)
-  std::vector<std::unique_ptr<ArenaBuffer>> buffers;  // the CLI's own buffers for external tensors
+  std::vector<IoCost> costs;                           // each option's change of the head (one arena only)
+  std::vector<std::unique_ptr<AlignedBytes>> buffers;  // the CLI's own buffers for external tensors
 };
 
 // The tensors a.io names in the model `bytes` (nothing when no option is given).

@@ -41,10 +41,10 @@ std::string Which(const Tenants& t, size_t k) {
 // `shared` set up over `arena`, the interpreters over it allocated in order. Returns the index
 // of the first that failed (its status in *s, its error in *error; 0 when the arena itself is too
 // small) or t.size().
-size_t AllocateAll(const RunArgs& a, Tenants& t, const ArenaBuffer& arena, rt::SharedArena* shared, rt::StatusCode* s,
+size_t AllocateAll(const RunArgs& a, Tenants& t, const AlignedBytes& arena, rt::SharedArena* shared, rt::StatusCode* s,
                    std::string* error) {
   rt::ErrorText init_error;
-  *s = rt::SharedArenaInit(shared, arena.data, arena.size, &init_error);
+  *s = rt::SharedArenaInit(shared, arena.data(), arena.size(), &init_error);
   if (*s != rt::StatusCode::kOk) {
     *error = init_error.text;
     return 0;
@@ -65,7 +65,7 @@ size_t AllocateAll(const RunArgs& a, Tenants& t, const ArenaBuffer& arena, rt::S
 // them in a big arena). Returns an exit code on failure, -1 on success.
 int ProbeShared(const RunArgs& a, Tenants& t, uint32_t* min_bytes) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
-    const ArenaBuffer arena(bytes);
+    const AlignedBytes arena(bytes);
     rt::SharedArena shared;
     rt::StatusCode s = rt::StatusCode::kOk;
     std::string error;
@@ -178,7 +178,7 @@ int RunModels(const RunArgs& a) {
   const int probe_failed = ProbeShared(a, t, &min_bytes);
   if (probe_failed >= 0) return probe_failed;
   const size_t arena_bytes = a.arena_bytes != 0 ? a.arena_bytes : min_bytes;
-  const ArenaBuffer arena(arena_bytes);
+  const AlignedBytes arena(arena_bytes);
   rt::SharedArena shared;
   rt::StatusCode s = rt::StatusCode::kOk;
   std::string error;

@@ -76,8 +76,8 @@ int RunRegions(const RunArgs& a) {
     const rt::StatusCode s = ProbeMinimum(model, Kernels(a), p.options, &arena_bytes, &error);
     if (s != rt::StatusCode::kOk) return RunFail(s, error);
   }
-  ArenaBuffer arena(arena_bytes);
-  rt::Interpreter interp(model.data(), model.size(), Kernels(a), arena.data, arena.size, p.options);
+  AlignedBytes arena(arena_bytes);
+  rt::Interpreter interp(model.data(), model.size(), Kernels(a), arena.data(), arena.size(), p.options);
   const rt::StatusCode s = interp.AllocateTensors();
   if (s != rt::StatusCode::kOk) return RunFail(s, interp.error_message());
   std::vector<uint32_t> externals;

@@ -216,8 +216,8 @@ rt::StatusCode ProbeMinimum(const std::vector<uint8_t>& model, const rt::OpResol
                             const rt::InterpreterOptions& opts, uint32_t* min_bytes, std::string* error,
                             uint32_t* head) {
   for (size_t bytes = size_t{16} << 20;; bytes *= 4) {
-    ArenaBuffer arena(bytes);
-    rt::Interpreter interp(model.data(), model.size(), kernels, arena.data, arena.size, opts);
+    AlignedBytes arena(bytes);
+    rt::Interpreter interp(model.data(), model.size(), kernels, arena.data(), arena.size(), opts);
     const rt::StatusCode s = interp.AllocateTensors();
     if (s == rt::StatusCode::kOk) {
       *min_bytes = interp.memory_record().min_arena_bytes;

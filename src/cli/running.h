@@ -16,6 +16,7 @@
 #include "plan/problem.h"
 #include "plan/ties.h"
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 #include "util/result.h"
 
 namespace arenaplan::cli {
@@ -46,17 +47,6 @@ int RunModels(const RunArgs& a);
 // input, 1 otherwise (does not fit, unsupported).
 int RunFail(const std::string& message, int code);
 int RunFail(rt::StatusCode s, const std::string& message);
-
-// An owned arena whose start is 16-aligned.
-struct ArenaBuffer {
-  explicit ArenaBuffer(size_t bytes) : storage(bytes + 16) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-    size = bytes;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-  size_t size;
-};
 
 const rt::OpResolver& Kernels(const RunArgs& a);
 

@@ -113,8 +113,8 @@ Status PlaceRuntimeRegions(const std::string& name, const std::vector<uint8_t>& 
 void CompileRuntimeRegions(RunPlan* p, RuntimeRegionPlan* rr) {
   for (size_t r = 1; r < rr->problem.regions.size(); ++r) {
     const auto bytes = static_cast<size_t>(rr->plan.used[r]);  // <= capacity <= kMaxTotalBytes
-    rr->buffers.push_back(std::make_unique<ArenaBuffer>(bytes));
-    rr->arenas.push_back(rt::RegionArena{rr->buffers.back()->data, static_cast<uint32_t>(bytes)});
+    rr->buffers.push_back(std::make_unique<AlignedBytes>(bytes));
+    rr->arenas.push_back(rt::RegionArena{rr->buffers.back()->data(), static_cast<uint32_t>(bytes)});
   }
   rr->compiled.offsets = rr->offsets.data();
   rr->compiled.count = static_cast<uint32_t>(rr->offsets.size());

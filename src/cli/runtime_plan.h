@@ -22,9 +22,9 @@ namespace arenaplan::cli {
 struct RuntimeRegionPlan {
   plan::RegionProblem problem;
   plan::RegionPlan plan;
-  std::vector<int32_t> offsets;                       // one per runtime buffer, within its region
-  std::vector<uint8_t> regions;                       // one per runtime buffer
-  std::vector<std::unique_ptr<ArenaBuffer>> buffers;  // regions 1..R-1, after CompileRuntimeRegions
+  std::vector<int32_t> offsets;                        // one per runtime buffer, within its region
+  std::vector<uint8_t> regions;                        // one per runtime buffer
+  std::vector<std::unique_ptr<AlignedBytes>> buffers;  // regions 1..R-1, after CompileRuntimeRegions
   std::vector<rt::RegionArena> arenas;
   rt::CompiledPlan compiled{nullptr, 0, 0};
 };

@@ -4,17 +4,22 @@
 
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::graph {
 
 Evaluator RuntimeEvaluator() {
-  return [](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
+  // One arena for every candidate the evaluator measures (grown when one does not fit): only
+  // AllocateTensors runs in it, which never reads what an earlier candidate left there. A fresh
+  // 16 MiB block per candidate cost more than the measuring (page faults, and the sanitizers'
+  // shadow of the whole block).
+  auto arena = std::make_shared<std::unique_ptr<AlignedBytes>>();
+  return [arena](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
     rt::InterpreterOptions opts;
     opts.planner = rt::PlannerKind::kTflmOrderBestFit;
     for (size_t arena_bytes = size_t{16} << 20;; arena_bytes *= 4) {
-      std::vector<uint8_t> storage(arena_bytes + 16);
-      uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena, arena_bytes, opts);
+      if (!*arena || (*arena)->size() < arena_bytes) *arena = std::make_unique<AlignedBytes>(arena_bytes);
+      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), (*arena)->data(), arena_bytes, opts);
       const rt::StatusCode s = interp.AllocateTensors();
       if (s == rt::StatusCode::kOk) {
         const rt::MemoryRecord& m = interp.memory_record();

@@ -6,6 +6,7 @@
 #include "runtime/kernels/dsp/registrations.h"
 #include "runtime/op_resolver.h"
 #include "runtime/test_inputs.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 
@@ -184,9 +185,8 @@ std::vector<uint8_t> Builder::Finish(std::vector<int32_t> inputs, std::vector<in
 
 std::vector<std::vector<uint8_t>> RunModel(const std::vector<uint8_t>& model, std::string* error, bool dsp) {
   constexpr size_t kArena = 4u << 20;
-  std::vector<uint8_t> storage(kArena + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena,
+  const AlignedBytes arena(kArena);
+  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena.data(),
                          kArena);
   std::vector<std::vector<uint8_t>> out;
   if (interp.AllocateTensors() != rt::StatusCode::kOk) {

@@ -90,7 +90,7 @@ TEST_P(DspCorpus, SameAsPortableWithExactSmallestArena) {
 
 INSTANTIATE_TEST_SUITE_P(Golden, DspCorpus, ::testing::ValuesIn(FastModels()),
                          [](const ::testing::TestParamInfo<GoldenModel>& info) { return ParamName(info.param); });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DspCorpus);
+CORPUS_SUITE_MAY_BE_EMPTY(DspCorpus);
 
 TEST(DspCorpusScope, CoversTheInt8Models) {
   REQUIRE_SHARED();

@@ -52,11 +52,8 @@ std::unique_ptr<RuntimeRun> MakeRun(std::vector<uint8_t> model, size_t arena_byt
                                     const rt::InterpreterOptions& options, const rt::OpResolver& kernels) {
   auto run = std::make_unique<RuntimeRun>();
   run->model = std::move(model);
-  run->arena_bytes = arena_bytes;
-  run->storage.assign(arena_bytes + 16, 0);
-  const uintptr_t p = reinterpret_cast<uintptr_t>(run->storage.data());
-  run->arena = run->storage.data() + (16 - p % 16) % 16;
-  run->interp = std::make_unique<rt::Interpreter>(run->model.data(), run->model.size(), kernels, run->arena,
+  run->arena = std::make_unique<AlignedBytes>(arena_bytes);
+  run->interp = std::make_unique<rt::Interpreter>(run->model.data(), run->model.size(), kernels, run->arena->data(),
                                                   arena_bytes, options);
   return run;
 }

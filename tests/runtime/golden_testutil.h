@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 
@@ -33,9 +34,7 @@ std::string IoPath(const GoldenModel& m, const std::string& suffix);  // suffix 
 // A runtime interpreter with its own model bytes and arena, kept alive together.
 struct RuntimeRun {
   std::vector<uint8_t> model;
-  std::vector<uint8_t> storage;  // arena_bytes + 16, so that the arena can start 16-aligned
-  uint8_t* arena = nullptr;
-  size_t arena_bytes = 0;
+  std::unique_ptr<AlignedBytes> arena;
   std::unique_ptr<rt::Interpreter> interp;
 };
 // Creates the interpreter over `arena_bytes` (16-aligned start) without allocating tensors.

@@ -166,7 +166,7 @@ std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, RuntimeCorpus, ::testing::ValuesIn(ScopeModels()), Name);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RuntimeCorpus);
+CORPUS_SUITE_MAY_BE_EMPTY(RuntimeCorpus);
 
 TEST(RuntimeCorpusScope, ReportsPendingKernels) {
   REQUIRE_SHARED();

@@ -141,7 +141,7 @@ std::string Name(const ::testing::TestParamInfo<GoldenModel>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, StatefulCorpus, ::testing::ValuesIn(Models()), Name);
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(StatefulCorpus);
+CORPUS_SUITE_MAY_BE_EMPTY(StatefulCorpus);
 
 TEST(StatefulCorpusScope, CoversTheStatefulModels) {
   REQUIRE_SHARED();
