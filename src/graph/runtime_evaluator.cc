@@ -9,17 +9,16 @@
 namespace arenaplan::graph {
 
 Evaluator RuntimeEvaluator() {
-  // One arena for every candidate the evaluator measures (grown when one does not fit): only
-  // AllocateTensors runs in it, which never reads what an earlier candidate left there. A fresh
-  // 16 MiB block per candidate cost more than the measuring (page faults, and the sanitizers'
-  // shadow of the whole block).
-  auto arena = std::make_shared<std::unique_ptr<AlignedBytes>>();
-  return [arena](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
+  return [](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
     rt::InterpreterOptions opts;
     opts.planner = rt::PlannerKind::kTflmOrderBestFit;
     for (size_t arena_bytes = size_t{16} << 20;; arena_bytes *= 4) {
-      if (!*arena || (*arena)->size() < arena_bytes) *arena = std::make_unique<AlignedBytes>(arena_bytes);
-      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), (*arena)->data(), arena_bytes, opts);
+      // A fresh block per candidate, from calloc (AlignedBytes): AllocateTensors touches a few KiB
+      // of it. Zero-filling a vector here was most of optimize's time under the sanitizers, and a
+      // block kept across candidates made Release slower: while it lives, glibc's mmap threshold
+      // stays low, and every model copy of the search gets fresh pages.
+      const AlignedBytes arena(arena_bytes);
+      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena.data(), arena_bytes, opts);
       const rt::StatusCode s = interp.AllocateTensors();
       if (s == rt::StatusCode::kOk) {
         const rt::MemoryRecord& m = interp.memory_record();
