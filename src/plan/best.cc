@@ -36,8 +36,11 @@ constexpr double kLargeExactShare = 0.5;
 // on 100k random buffers.
 constexpr double kAnchorShare = 0.5;
 constexpr double kSweepShare = 0.6;
-// Verifying a plan takes about this long per buffer (a second at 1M buffers).
+// Verifying a plan takes about this long per buffer (a second at 1M buffers) before one has been
+// timed; the repair stages then keep back what the slowest verification so far took, plus a
+// quarter: at 1M buffers one took 1.5 s, and the fixed second let `best` end 0.25-0.7 s late.
 constexpr auto kVerifyPerBuffer = std::chrono::nanoseconds(1000);
+constexpr double kVerifyMargin = 1.25;
 
 namespace {
 
@@ -83,10 +86,14 @@ Status KeepIfLower(const Problem& unbounded, Plan p, const std::string& stage, P
 // it (plan/peak_anchor.h: settles traces whose peak is one zero-slack step), sweeps within falling
 // targets (plan/target_sweep.h: evenly loaded problems), then local repair of whatever peak is
 // left (plan/peak_repair.h). Lowers `best` in place.
-Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_point limit, const PlannerOptions& options,
-                          const Progress& progress, PlanResult* best) {
+Status RepairWithTimeLeft(const Problem& unbounded, Bytes bound, Clock::time_point limit, Clock::duration verify_cost,
+                          const PlannerOptions& options, const Progress& progress, PlanResult* best) {
   // The stages end early enough for the verification of what they return to fit in the limit.
-  const Clock::time_point deadline = limit - kVerifyPerBuffer * static_cast<int64_t>(unbounded.buffers.size());
+  const auto reserve = verify_cost > Clock::duration::zero()
+                           ? std::chrono::duration_cast<Clock::duration>(verify_cost * kVerifyMargin)
+                           : std::chrono::duration_cast<Clock::duration>(
+                                 kVerifyPerBuffer * static_cast<int64_t>(unbounded.buffers.size()));
+  const Clock::time_point deadline = limit - reserve;
   auto open = [&] { return best->plan.height > bound && Clock::now() < deadline; };
   if (best->status == PlanStatus::kOptimal || !open()) return Status::Ok();
   AnchorOptions ao;
@@ -126,6 +133,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   std::optional<Bytes> proven_optimum;  // height some planner proved minimal
   Problem unbounded = problem;
   unbounded.capacity = 0;
+  Clock::duration verify_cost{0};  // the slowest verification of a planner's plan
   for (const PlannerEntry& entry : Planners()) {
     if (entry.name == "best") continue;
     // best-fit's first run is tflm-greedy's exact plan, and linear's stack is no contender: on
@@ -168,7 +176,9 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
     if (r->status == PlanStatus::kOptimal) proven_optimum = r->plan.height;
     // Checked without the capacity: a heuristic may miss the capacity (not a proof), and a plan
     // that fits beats one that does not whatever their heights.
+    const auto verify_start = Clock::now();
     const VerifyReport report = VerifyPlan(unbounded, r->plan, 1);
+    verify_cost = std::max(verify_cost, Clock::now() - verify_start);
     if (!report.ok()) {
       return Internal("planner " + entry.name + " returned an invalid plan: " + report.errors[0].message);
     }
@@ -188,7 +198,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   if (!proven_infeasible) {
     ARENAPLAN_RETURN_IF_ERROR(RepairWithTimeLeft(
         unbounded, bound, start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(repair_s)),
-        options, progress, &*best));
+        verify_cost, options, progress, &*best));
   }
   // A proven optimum is also a lower bound, whoever found the plan of that height first.
   if (proven_optimum) bound = std::max(bound, *proven_optimum);
