@@ -106,29 +106,23 @@ void CheckChanged(const GoldenModel& m, const std::vector<uint8_t>& original, co
   EXPECT_EQ(got, before) << "the optimized model's outputs differ from the original's";
 }
 
-// One test per mode, so that ctest runs them side by side (each is the longest test of the suite
-// under the sanitizers).
+// One plain TEST per mode, not a TEST_P: ctest runs a TEST_P's parameters in one process
+// (tests/CMakeLists.txt), and these are the longest tests of the suite under the sanitizers, so
+// they should run side by side.
 enum class Mode { kTflm, kArenaplan, kArenaplanNoExtraMacs };
-std::string ModeName(Mode m) {
-  return m == Mode::kTflm ? "ForTflm" : m == Mode::kArenaplan ? "ForArenaplan" : "ForArenaplanNoExtraMacs";
-}
-void PrintTo(Mode m, std::ostream* os) { *os << ModeName(m); }  // stable test names for ctest
 
-class OptimizeCorpus : public ::testing::TestWithParam<Mode> {};
-
-TEST_P(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
-  REQUIRE_SHARED();
+void CheckRewrittenModels(Mode mode) {
   auto target = tflm::FindTarget(tflm::kDefaultTarget);
   ASSERT_TRUE(target.ok());
-  const Mode mode = GetParam();
   size_t changed = 0, scheduled = 0, in_place = 0, streamed = 0, overlapped = 0;
   for (const auto& m : GoldenIoModels()) {
     const auto bytes = ReadFileBytes(ModelPath(m));
     SCOPED_TRACE(m.model);
     graph::OptimizeOptions o;
     if (mode == Mode::kArenaplanNoExtraMacs) o.max_extra_macs_pct = 0;
-    auto r = mode == Mode::kTflm ? graph::Optimize(bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
-                                 : graph::OptimizeForRuntime(bytes, o);
+    auto r = mode == Mode::kTflm
+                 ? graph::Optimize(bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
+                 : graph::OptimizeForRuntime(bytes, o);
     ASSERT_TRUE(r.ok()) << r.status().ToString();
     if (!r->changed) {
       EXPECT_EQ(r->bytes, bytes);
@@ -142,9 +136,7 @@ TEST_P(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
       ++scheduled;
       const auto records = graph::ReadSchedule(**g);
       streamed += std::any_of(records.begin(), records.end(), [](const auto& p) { return p.stream_ops > 0; });
-      if (mode == Mode::kArenaplanNoExtraMacs) {
-        EXPECT_LE(r->macs_after, r->macs_before);
-      }
+      if (mode == Mode::kArenaplanNoExtraMacs) { EXPECT_LE(r->macs_after, r->macs_before); }
       auto run = MakeRun(r->bytes, kArena);
       ASSERT_EQ(run->interp->AllocateTensors(), rt::StatusCode::kOk) << run->interp->error_message();
       in_place += run->interp->memory_record().in_place_ops > 0;
@@ -152,14 +144,13 @@ TEST_P(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
     }
     // Streams writing their output over their input's read rows bring this MobileNet to half
     // its original 73,728-byte head (and below: 28,800 B).
-    if (m.model == "mlperf_vww_mobilenet_int8" && mode != Mode::kTflm) {
-      EXPECT_LE(r->after.head, 36864u);
-    }
+    if (m.model == "mlperf_vww_mobilenet_int8" && mode != Mode::kTflm) { EXPECT_LE(r->after.head, 36864u); }
     CheckChanged(m, bytes, *r);
   }
-  std::printf("optimize corpus: %zu models rewritten (%zu with a schedule, %zu running ops in place, %zu streaming, "
-              "%zu writing a stream's output over its input), outputs checked\n",
-              changed, scheduled, in_place, streamed, overlapped);
+  std::printf(
+      "optimize corpus: %zu models rewritten (%zu with a schedule, %zu running ops in place, %zu streaming, "
+      "%zu writing a stream's output over its input), outputs checked\n",
+      changed, scheduled, in_place, streamed, overlapped);
   EXPECT_GT(changed, 5u);
   if (mode == Mode::kArenaplan) {
     EXPECT_GT(scheduled, 3u);
@@ -172,9 +163,18 @@ TEST_P(OptimizeCorpus, RewrittenModelsGiveGoldenOutputs) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, OptimizeCorpus,
-                         ::testing::Values(Mode::kTflm, Mode::kArenaplan, Mode::kArenaplanNoExtraMacs),
-                         [](const ::testing::TestParamInfo<Mode>& info) { return ModeName(info.param); });
+TEST(OptimizeCorpus, ForTflmRewrittenModelsGiveGoldenOutputs) {
+  REQUIRE_SHARED();
+  CheckRewrittenModels(Mode::kTflm);
+}
+TEST(OptimizeCorpus, ForArenaplanRewrittenModelsGiveGoldenOutputs) {
+  REQUIRE_SHARED();
+  CheckRewrittenModels(Mode::kArenaplan);
+}
+TEST(OptimizeCorpus, ForArenaplanNoExtraMacsRewrittenModelsGiveGoldenOutputs) {
+  REQUIRE_SHARED();
+  CheckRewrittenModels(Mode::kArenaplanNoExtraMacs);
+}
 
 // --int8-io: fed with what the model's own QUANTIZE makes of the golden input, the rewritten model
 // gives int8 outputs that the model's own DEQUANTIZE turns into TFLM's golden bytes.
