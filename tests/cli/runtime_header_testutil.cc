@@ -9,20 +9,9 @@
 
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
-namespace {
-
-// 16-aligned owned bytes.
-struct Aligned {
-  explicit Aligned(size_t n) : storage(n + 16) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-};
-
-}  // namespace
 
 int64_t HeaderMacro(const std::string& text, const std::string& name) {
   std::smatch m;
@@ -70,11 +59,11 @@ HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& 
   std::vector<uint32_t> keep(h.keep.begin(), h.keep.end());
   rt::CompiledPlan plan{offsets.data(), static_cast<uint32_t>(offsets.size()), static_cast<uint32_t>(h.head_bytes),
                         regions.empty() ? nullptr : regions.data()};
-  std::vector<std::unique_ptr<Aligned>> memories;
+  std::vector<std::unique_ptr<AlignedBytes>> memories;
   std::vector<rt::RegionArena> arenas;
   for (size_t g = 1; g < h.region_bytes.size(); ++g) {
-    memories.push_back(std::make_unique<Aligned>(static_cast<size_t>(h.region_bytes[g])));
-    arenas.push_back(rt::RegionArena{memories.back()->data, static_cast<uint32_t>(h.region_bytes[g])});
+    memories.push_back(std::make_unique<AlignedBytes>(static_cast<size_t>(h.region_bytes[g])));
+    arenas.push_back(rt::RegionArena{memories.back()->data(), static_cast<uint32_t>(h.region_bytes[g])});
   }
   rt::InterpreterOptions options;
   options.compiled_plan = &plan;
@@ -84,8 +73,8 @@ HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& 
   options.keep_tensors = keep.data();
   options.num_keep_tensors = static_cast<uint32_t>(keep.size());
   const size_t bytes = static_cast<size_t>(arena_bytes < 0 ? h.arena_bytes : arena_bytes);
-  Aligned arena(bytes);
-  rt::Interpreter interp(model.data(), model.size(), kernels ? *kernels : rt::AllOpsResolver(), arena.data, bytes,
+  const AlignedBytes arena(bytes);
+  rt::Interpreter interp(model.data(), model.size(), kernels ? *kernels : rt::AllOpsResolver(), arena.data(), bytes,
                          options);
   r.allocate = interp.AllocateTensors();
   if (r.allocate != rt::StatusCode::kOk) {
@@ -93,12 +82,12 @@ HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& 
     return r;
   }
   const auto io = static_cast<uint8_t>(h.external_io);
-  std::vector<std::unique_ptr<Aligned>> bound;
+  std::vector<std::unique_ptr<AlignedBytes>> bound;
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) {
     const uint32_t n = interp.input(k).bytes;
     if (io & 1) {
-      bound.push_back(std::make_unique<Aligned>(n));
-      EXPECT_EQ(interp.BindInput(k, bound.back()->data, n), rt::StatusCode::kOk) << interp.error_message();
+      bound.push_back(std::make_unique<AlignedBytes>(n));
+      EXPECT_EQ(interp.BindInput(k, bound.back()->data(), n), rt::StatusCode::kOk) << interp.error_message();
     }
     void* data = interp.input(k).data;
     if (data == nullptr) continue;
@@ -110,8 +99,8 @@ HeaderRun RunWithHeader(const std::vector<uint8_t>& model, const RuntimeHeader& 
   }
   for (uint32_t k = 0; (io & 2) && k < interp.outputs_size(); ++k) {
     const uint32_t n = interp.output(k).bytes;
-    bound.push_back(std::make_unique<Aligned>(n));
-    EXPECT_EQ(interp.BindOutput(k, bound.back()->data, n), rt::StatusCode::kOk) << interp.error_message();
+    bound.push_back(std::make_unique<AlignedBytes>(n));
+    EXPECT_EQ(interp.BindOutput(k, bound.back()->data(), n), rt::StatusCode::kOk) << interp.error_message();
   }
   r.invoke = interp.Invoke();
   if (r.invoke != rt::StatusCode::kOk) r.error = interp.error_message();
