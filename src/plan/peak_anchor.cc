@@ -132,7 +132,9 @@ Plan AnchorPeak(const Problem& problem, Plan plan, const AnchorOptions& options,
       window.push_back(wall);
       stricter = true;
     }
-    if (optimal_internal::SearchFootprint(window) > kMaxWindowInts) break;  // larger ones only grow
+    const uint64_t footprint = optimal_internal::SearchFootprint(window);
+    // Larger windows only grow.
+    if (footprint > kMaxWindowInts || !optimal_internal::BuildEndsBefore(footprint, options.deadline)) break;
     ++st.windows;
     ++searched;
     optimal_internal::DecisionSearch search(window);

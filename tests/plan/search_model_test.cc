@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <limits>
 
 #include "plan/best_fit.h"
@@ -58,6 +59,17 @@ TEST(MirroredInTime, IsRefusedWhenTheSpanDoesNotFitAStep) {
   const Problem q = MakeProblem({{8, 0, 0}, {8, 5, std::numeric_limits<Step>::max()}});
   EXPECT_TRUE(CanMirrorInTime(q.buffers));
   EXPECT_EQ(MirroredInTime(q.buffers)[0].first, std::numeric_limits<Step>::max());
+}
+
+TEST(BuildEndsBefore, StartsABuildOnlyWhenItsEstimateFitsTheTimeLeft) {
+  const auto now = std::chrono::steady_clock::now();
+  EXPECT_FALSE(BuildEndsBefore(0, now - std::chrono::seconds(1)));  // past: nothing starts
+  EXPECT_TRUE(BuildEndsBefore(1000, now + std::chrono::seconds(10)));
+  // 100 ms fit about 3.3 M ints at 30 ns each: 10 M do not (IOPDDL S's second window, 0.3 s),
+  // 100 k do (3 ms).
+  EXPECT_FALSE(BuildEndsBefore(10'000'000, now + std::chrono::milliseconds(100)));
+  EXPECT_TRUE(BuildEndsBefore(100'000, now + std::chrono::milliseconds(100)));
+  EXPECT_FALSE(BuildEndsBefore(std::numeric_limits<uint64_t>::max(), now + std::chrono::hours(1)));
 }
 
 }  // namespace
