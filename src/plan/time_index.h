@@ -50,6 +50,11 @@ class TimeIndex {
   void SortedOccupied(size_t index, std::vector<Span>* out) const;
 
  private:
+  // The union tree's non-empty lists a query of buffer `index` reads: the alive lists on its first
+  // step's root path and the starting lists covering its later steps.
+  void TreeLists(size_t index, std::vector<const std::vector<Span>*>* lists) const;
+  void SortedFromTree(size_t index, std::vector<Span>* out) const;
+
   struct Entry {
     Offset offset, end;
     uint32_t first, last;  // ranks
