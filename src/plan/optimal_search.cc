@@ -262,6 +262,8 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
   std::vector<std::vector<Block>> first_variant(sets.size());
   std::vector<std::pair<size_t, size_t>> order;  // (blocks, set)
   for (size_t k = 0; k < sets.size(); ++k) {
+    // Up to 24 glueings of about a millisecond each on 250 buffers: the time limit is looked at.
+    if (limits.Expired()) return Outcome::kTimeout;
     first_variant[k] = Glued(with(k), kGlueVariants[0], limits);
     order.emplace_back(first_variant[k].size(), k);
   }
