@@ -14,15 +14,6 @@
 
 namespace arenaplan::rt {
 
-// 16-aligned storage for an arena or an application buffer.
-struct Aligned {
-  explicit Aligned(size_t bytes) : storage(bytes + 32) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-};
-
 inline std::vector<uint8_t> ChainModel() {
   model::ModelSpec spec;
   const uint32_t add = model::AddOperatorCode(spec, static_cast<int32_t>(tfl::BuiltinOperator::ADD));

@@ -10,16 +10,17 @@
 #include "model/writer.h"
 #include "runtime/chain_testutil.h"
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
 
 struct ChainRun {
   explicit ChainRun(InterpreterOptions opts) : model(ChainModel()), arena(4096) {
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data, 4096, opts);
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data(), 4096, opts);
   }
   std::vector<uint8_t> model;
-  Aligned arena;
+  AlignedBytes arena;
   std::unique_ptr<Interpreter> interp;
 };
 
@@ -36,7 +37,7 @@ TEST(ExternalIoTest, BoundBuffersAreUsedInPlaceAndLeaveTheHead) {
   opts.external_io = ExternalIo::kBoth;
   ChainRun r(opts);
   Interpreter& in = *r.interp;
-  EXPECT_EQ(in.BindInput(0, r.arena.data, 16), StatusCode::kBadState);  // before AllocateTensors
+  EXPECT_EQ(in.BindInput(0, r.arena.data(), 16), StatusCode::kBadState);  // before AllocateTensors
   ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.memory_record().planned_buffers, 2u);  // t1, t2
   EXPECT_EQ(in.memory_record().head_bytes, 32u);      // t1 and t2 are both alive at step 2
@@ -47,24 +48,24 @@ TEST(ExternalIoTest, BoundBuffersAreUsedInPlaceAndLeaveTheHead) {
   EXPECT_NE(std::string(in.error_message()).find("input 0 (in) is external and has no buffer"), std::string::npos)
       << in.error_message();
 
-  Aligned app_in(16), app_out(16);
-  EXPECT_EQ(in.BindInput(0, app_in.data, 12), StatusCode::kBadArgument);
+  AlignedBytes app_in(16), app_out(16);
+  EXPECT_EQ(in.BindInput(0, app_in.data(), 12), StatusCode::kBadArgument);
   EXPECT_STREQ(in.error_message(), "input 0 (in): buffer of 12 bytes, the tensor needs 16");
-  EXPECT_EQ(in.BindInput(0, app_in.data + 4, 16), StatusCode::kBadArgument);
+  EXPECT_EQ(in.BindInput(0, app_in.data() + 4, 16), StatusCode::kBadArgument);
   EXPECT_NE(std::string(in.error_message()).find("input 0 (in): buffer at 0x"), std::string::npos);
   EXPECT_NE(std::string(in.error_message()).find("is not 16-byte aligned"), std::string::npos);
   EXPECT_EQ(in.BindInput(0, nullptr, 16), StatusCode::kBadArgument);
-  EXPECT_EQ(in.BindInput(1, app_in.data, 16), StatusCode::kBadArgument);
+  EXPECT_EQ(in.BindInput(1, app_in.data(), 16), StatusCode::kBadArgument);
   EXPECT_STREQ(in.error_message(), "input 1 out of range (1 inputs)");
 
-  ASSERT_EQ(in.BindInput(0, app_in.data, 16), StatusCode::kOk) << in.error_message();
+  ASSERT_EQ(in.BindInput(0, app_in.data(), 16), StatusCode::kOk) << in.error_message();
   EXPECT_EQ(in.Invoke(), StatusCode::kBadState);  // the output is still unbound
   EXPECT_NE(std::string(in.error_message()).find("output 0 (out)"), std::string::npos);
-  ASSERT_EQ(in.BindOutput(0, app_out.data, 16), StatusCode::kOk) << in.error_message();
-  EXPECT_EQ(in.input(0).data, app_in.data);
-  std::memcpy(app_in.data, kInput, 16);
+  ASSERT_EQ(in.BindOutput(0, app_out.data(), 16), StatusCode::kOk) << in.error_message();
+  EXPECT_EQ(in.input(0).data, app_in.data());
+  std::memcpy(app_in.data(), kInput, 16);
   ASSERT_EQ(in.Invoke(), StatusCode::kOk) << in.error_message();
-  EXPECT_EQ(Floats(app_out.data), (std::vector<float>{3, 5, 7, 9}));  // (x + 0.5) * 2
+  EXPECT_EQ(Floats(app_out.data()), (std::vector<float>{3, 5, 7, 9}));  // (x + 0.5) * 2
 }
 
 TEST(ExternalIoTest, OnlyTheNamedSideIsExternal) {
@@ -73,14 +74,14 @@ TEST(ExternalIoTest, OnlyTheNamedSideIsExternal) {
   ChainRun r(opts);
   Interpreter& in = *r.interp;
   ASSERT_EQ(in.AllocateTensors(), StatusCode::kOk) << in.error_message();
-  Aligned buf(16);
-  EXPECT_EQ(in.BindOutput(0, buf.data, 16), StatusCode::kBadArgument);
+  AlignedBytes buf(16);
+  EXPECT_EQ(in.BindOutput(0, buf.data(), 16), StatusCode::kBadArgument);
   EXPECT_STREQ(in.error_message(), "output 0 (out) is not external (InterpreterOptions::external_io)");
   EXPECT_NE(in.output(0).data, nullptr);
 
   ChainRun plain{InterpreterOptions()};
   ASSERT_EQ(plain.interp->AllocateTensors(), StatusCode::kOk);
-  EXPECT_EQ(plain.interp->BindInput(0, buf.data, 16), StatusCode::kBadArgument);
+  EXPECT_EQ(plain.interp->BindInput(0, buf.data(), 16), StatusCode::kBadArgument);
 }
 
 TEST(ExternalIoTest, KeptTensorHoldsItsBytesAfterInvoke) {
