@@ -6,7 +6,9 @@
 #   MODEL: a path under ../shared/models/ or ../shared/op-suite/models/ (e.g. mlperf_kws_dscnn_int8.tflite);
 #          "op-suite-int8": every op-suite model with an int8 input or output that the runtime runs
 #          (a model using an op without a kernel is listed as such; the host op-suite tests own that);
-#          "all-kernels:MODEL": MODEL on a firmware that links every kernel.
+#          "all-kernels:MODEL": MODEL on a firmware that links every kernel;
+#          "optimized:MODEL": MODEL rewritten by `arenaplan optimize --for arenaplan` (stream
+#          segments, in-place ops, folded pads) and run on the fast kernels against MODEL's digests.
 # Each arena is the host runtime's exact smallest arena with the same (DSP) kernels, `arenaplan run
 # --kernels dsp`: an upper bound on the 32-bit target, whose pointers are smaller.
 set -euo pipefail
@@ -36,11 +38,12 @@ for base in ('', 'op-suite'):
 PY
 }
 
-# Builds and runs one model; KERNELS is "model" or "all". Returns 1 on any failure.
+# Builds and runs one model; KERNELS is "model" or "all"; GOLDEN: the model whose digests its
+# outputs must match (default: itself). Returns 1 on any failure.
 run_one() {
-  local model="$1" kernels="$2" name dir fnv arena rc
+  local model="$1" kernels="$2" golden="${3:-$1}" name dir fnv arena rc
   name=$(basename "$model" .tflite)
-  fnv=$(golden_fnv "$model")
+  fnv=$(golden_fnv "$golden")
   [ -n "$fnv" ] || { echo "$name: no golden digests" >&2; return 1; }
   arena=$("$ARENAPLAN" run "$model" --kernels dsp --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["min_arena_bytes"])')
   echo "== $name ($kernels kernels): golden fnv1a64 '$fnv', arena $arena bytes"
@@ -87,6 +90,22 @@ for spec in "$@"; do
         ran=$((ran + 1))
       done ;;
     all-kernels:*) run_one "$SHARED/models/${spec#all-kernels:}" all || failed=$((failed + 1)); ran=$((ran + 1)) ;;
+    optimized:*)
+      src="$SHARED/models/${spec#optimized:}"
+      mkdir -p "$OUT/optimized"
+      opt="$OUT/optimized/$(basename "$src" .tflite)_optimized.tflite"
+      "$ARENAPLAN" optimize "$src" --for arenaplan -o "$opt" >/dev/null
+      # The point of this run: segments that stream on the device's kernels (and write their
+      # outputs over their inputs' spent rows).
+      overlaps=$("$ARENAPLAN" run "$opt" --kernels dsp --format json |
+                 python3 -c 'import json,sys; print(json.load(sys.stdin)["stream_overlaps"])')
+      echo "== $(basename "$opt" .tflite): $overlaps stream segments writing over their inputs"
+      if [ "$overlaps" -gt 0 ]; then
+        run_one "$opt" model "$src" || failed=$((failed + 1))
+      else
+        echo "$(basename "$opt" .tflite): optimize wrote no stream segment" >&2; failed=$((failed + 1))
+      fi
+      ran=$((ran + 1)) ;;
     *)
       [ -f "$SHARED/models/$spec" ] || { echo "missing $SHARED/models/$spec" >&2; exit 1; }
       run_one "$SHARED/models/$spec" model || failed=$((failed + 1)); ran=$((ran + 1)) ;;

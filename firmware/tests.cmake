@@ -12,11 +12,13 @@ if(ARENAPLAN_ARM_GXX AND ARENAPLAN_QEMU_ARM)
   # The longest test (a cross build): the highest COST starts it first, and the qemu runs after it.
   set_tests_properties(firmware_objects PROPERTIES LABELS firmware TIMEOUT 1800 FIXTURES_SETUP firmware_objects
                        COST 1000)
-  # The models issue 16 names, the int8 op-suite models, and one model on a firmware with every kernel.
+  # The models issue 16 names, the int8 op-suite models, one model on a firmware with every kernel,
+  # and one rewritten by `optimize --for arenaplan` (streams on the fast kernels).
   set(_fw_runs kws:mlperf_kws_dscnn_int8.tflite vww:mlperf_vww_mobilenet_int8.tflite
       resnet8:mlperf_ic_resnet8_int8.tflite autoencoder:mlperf_ad_autoencoder_int8.tflite
       person_detect:tflm_person_detect_int8.tflite op_suite_int8:op-suite-int8
-      all_kernels:all-kernels:mlperf_kws_dscnn_int8.tflite)
+      all_kernels:all-kernels:mlperf_kws_dscnn_int8.tflite
+      person_detect_optimized:optimized:tflm_person_detect_int8.tflite)
   foreach(_run ${_fw_runs})
     string(REPLACE ":" ";" _parts ${_run})
     list(GET _parts 0 _name)

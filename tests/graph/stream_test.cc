@@ -16,6 +16,7 @@
 #include "runtime/kernels/registrations.h"
 #include "runtime/op_resolver.h"
 #include "runtime/stream.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -76,13 +77,11 @@ rt::MemoryRecord Record(const std::vector<uint8_t>& model, std::string* error = 
   uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
   rt::InterpreterOptions o;
   o.planner = rt::PlannerKind::kTflmOrderBestFit;
-  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena,
-                         1u << 20, o);
+  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena, 1u << 20,
+                         o);
   const rt::StatusCode s = interp.AllocateTensors();
   if (error != nullptr) *error = s == rt::StatusCode::kOk ? "" : interp.error_message();
-  if (error == nullptr) {
-    EXPECT_EQ(s, rt::StatusCode::kOk) << interp.error_message();
-  }
+  if (error == nullptr) { EXPECT_EQ(s, rt::StatusCode::kOk) << interp.error_message(); }
   return interp.memory_record();
 }
 
@@ -93,6 +92,38 @@ TEST(Stream, KernelsThatStreamRowsSaySo) {
   EXPECT_TRUE(rt::Register_MAX_POOL_2D()->streams_rows);
   EXPECT_FALSE(rt::Register_ADD()->streams_rows);
   EXPECT_FALSE(rt::Register_FULLY_CONNECTED()->streams_rows);
+  // The Cortex-M fast kernels stream the same ops, so that a model optimized for arenaplan runs on
+  // the device's kernels too.
+  EXPECT_TRUE(rt::Register_CONV_2D_DSP()->streams_rows);
+  EXPECT_TRUE(rt::Register_DEPTHWISE_CONV_2D_DSP()->streams_rows);
+  EXPECT_TRUE(rt::Register_AVERAGE_POOL_2D_DSP()->streams_rows);
+  EXPECT_TRUE(rt::Register_MAX_POOL_2D_DSP()->streams_rows);
+  EXPECT_FALSE(rt::Register_ADD_DSP()->streams_rows);
+  EXPECT_FALSE(rt::Register_FULLY_CONNECTED_DSP()->streams_rows);
+}
+
+// The int8 chains of the tests above, streamed, on the DSP fast kernels (emulated on the host):
+// the bytes of the portable kernels running them whole. The chain's depth 3 input takes the
+// convolution's staged columns, its depth 8 tensors the per-tap ones; the depthwise reads padding
+// rows at the top of its first output rows, the dilated conv falls back to the portable kernel.
+TEST(Stream, DspKernelsRowByRowGiveThePortableBytes) {
+  for (bool average_pool : {false, true}) {
+    SCOPED_TRACE(average_pool ? "with a SAME average pool" : "plain chain");
+    const auto model = Chain(false, average_pool);
+    std::string error;
+    const auto want = RunModel(model, &error);
+    ASSERT_FALSE(want.empty()) << error;
+    const int32_t ops = average_pool ? 6 : 5;
+    for (auto segments : std::vector<std::vector<std::pair<int32_t, int32_t>>>{
+             {{0, ops}}, {{0, 2}, {3, ops - 3}}, {{1, ops - 1}}, {{2, 2}}}) {
+      SCOPED_TRACE(std::to_string(segments.size()) + " segments from op " + std::to_string(segments[0].first));
+      const auto streamed = Streamed(model, segments);
+      EXPECT_EQ(RunModel(streamed, &error, true), want) << error;
+      std::string record_error;
+      Record(streamed, &record_error, true);
+      EXPECT_EQ(record_error, "");
+    }
+  }
 }
 
 TEST(Stream, WholeChainRowByRowGivesTheSameBytesAndTheWindowsHead) {
@@ -206,9 +237,8 @@ TEST(StreamOverlap, OffsetsDerivedByHand) {
   // 1), depthwise 3x3 s2 (48 -> 24, pad 0). Y's row r needs the middle's rows up to 2r + 3, hence
   // op 0's rows up to 2r + 4, so X is read from row 2 (2r + 4) = 4r + 8 on: with 288-byte X rows
   // and 384-byte Y rows, 384 (r + 1) - 288 (4r + 8) < 0 always (until op 0 is done).
-  EXPECT_EQ(Overlap({Rows(96, 48, 3, 2, 0, 288, 384), Rows(48, 48, 3, 1, 1, 384, 384),
-                     Rows(48, 24, 3, 2, 0, 384, 384)}),
-            0u);
+  EXPECT_EQ(
+      Overlap({Rows(96, 48, 3, 2, 0, 288, 384), Rows(48, 48, 3, 1, 1, 384, 384), Rows(48, 24, 3, 2, 0, 384, 384)}), 0u);
   // Rows that do not chain are refused.
   uint64_t offset = 0;
   const rt::StreamOpRows bad[2] = {Rows(8, 8, 3, 1, 1, 16, 16), Rows(7, 7, 3, 1, 1, 16, 16)};
@@ -326,9 +356,10 @@ TEST(StreamOverlap, StacksOnAQuantizeRunningOverItsFloatInput) {
   ASSERT_TRUE(g.ok());
   ASSERT_EQ(graph::MarkInPlace(**g).applied, 2);  // the QUANTIZE and the depthwise: keep the first
   std::vector<graph::ScheduledPad> records = graph::ReadSchedule(**g);
-  records.erase(std::remove_if(records.begin(), records.end(),
-                               [&](const graph::ScheduledPad& p) { return p.op != (*g)->subgraphs[0]->operators[0].get(); }),
-                records.end());
+  records.erase(
+      std::remove_if(records.begin(), records.end(),
+                     [&](const graph::ScheduledPad& p) { return p.op != (*g)->subgraphs[0]->operators[0].get(); }),
+      records.end());
   ASSERT_EQ(records.size(), 1u);
   graph::WriteSchedule(**g, records);
   auto marked = model::WriteGraph(**g);
@@ -439,9 +470,23 @@ TEST(Stream, WhatCannotStreamIsRefusedWithAReason) {
   EXPECT_NE(error.find("read only by op 1"), std::string::npos) << error;
   Record(Streamed(model, {{1, 2}}), &error);  // the ADD itself
   EXPECT_NE(error.find("is not a CONV_2D, DEPTHWISE_CONV_2D or 2D pool"), std::string::npos) << error;
-  // The fast kernels do not take partial inputs.
-  Record(Streamed(Chain(false), {{0, 5}}), &error, true);
-  EXPECT_NE(error.find("cannot run row by row"), std::string::npos) << error;
+  // A kernel that does not take partial inputs (here the portable CONV_2D registered without
+  // streams_rows, as a firmware's own kernel might be).
+  static const rt::KernelRegistration kWhole = [] {
+    rt::KernelRegistration r = *rt::Register_CONV_2D();
+    r.streams_rows = false;
+    return r;
+  }();
+  static const rt::OpResolverEntry kEntries[] = {
+      {static_cast<int32_t>(tfl::BuiltinOperator::CONV_2D), nullptr, [] { return &kWhole; }}};
+  const rt::OpResolver whole_conv{kEntries, 1, &rt::AllOpsResolver};
+  const auto streamed = Streamed(Chain(false), {{0, 5}});
+  const AlignedBytes arena(1u << 20);
+  rt::Interpreter interp(streamed.data(), streamed.size(), whole_conv, arena.data(), arena.size());
+  EXPECT_EQ(interp.AllocateTensors(), rt::StatusCode::kUnsupported);
+  EXPECT_NE(std::string(interp.error_message()).find("the kernel of op 0 (CONV_2D) cannot run row by row"),
+            std::string::npos)
+      << interp.error_message();
 }
 
 }  // namespace

@@ -194,21 +194,25 @@ void EvalInt8(const ConvData& d, const Shape& s, const ConvTensors& t, uint8_t* 
 }
 
 StatusCode Eval(KernelContext& ctx) {
-  const auto* d = static_cast<const ConvData*>(ctx.op_data());
-  if (d->dsp_scratch < 0) return Register_CONV_2D()->eval(ctx);
+  ConvData d = *static_cast<const ConvData*>(ctx.op_data());
+  if (d.dsp_scratch < 0) return Register_CONV_2D()->eval(ctx);
+  // One output row of a stream: its own top padding (taps below the input view are past the
+  // image). The column kind, and so the scratch, is the prepared one: a 1x1 filter has no padding.
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) d.w.pad.height = top;
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   Shape s;
-  void* scratch = ctx.GetScratch(d->dsp_scratch);
-  if (!MakeShape(t, d->w, &s) || scratch == nullptr) {
+  void* scratch = ctx.GetScratch(d.dsp_scratch);
+  if (!MakeShape(t, d.w, &s) || scratch == nullptr) {
     return ctx.Fail(StatusCode::kKernelError, "int8 fast path lost its scratch or shape");
   }
-  EvalInt8(*d, s, t, static_cast<uint8_t*>(scratch));
+  EvalInt8(d, s, t, static_cast<uint8_t*>(scratch));
   return StatusCode::kOk;
 }
 
 }  // namespace
 
-RT_REGISTER_DSP_KERNEL(CONV_2D, &Prepare, &Eval)
+RT_REGISTER_DSP_KERNEL(CONV_2D, &Prepare, &Eval, nullptr, true)
 
 }  // namespace arenaplan::rt

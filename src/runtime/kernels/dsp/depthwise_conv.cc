@@ -36,8 +36,9 @@ struct Shape {
 
 bool MakeShape(const DepthwiseData& d, const ConvTensors& t, Shape* s) {
   const TensorView &in = t.in, &f = t.filter, &out = t.out;
-  if (in.type != TensorType::INT8 || f.type != TensorType::INT8 || d.w.dilation_h != 1 || d.w.dilation_w != 1 || d.depth_multiplier < 1 ||
-      static_cast<int64_t>(in.dims[3]) * d.depth_multiplier != out.dims[3] || f.dims[3] != out.dims[3]) {
+  if (in.type != TensorType::INT8 || f.type != TensorType::INT8 || d.w.dilation_h != 1 || d.w.dilation_w != 1 ||
+      d.depth_multiplier < 1 || static_cast<int64_t>(in.dims[3]) * d.depth_multiplier != out.dims[3] ||
+      f.dims[3] != out.dims[3]) {
     return false;
   }
   *s = Shape{out.dims[0], in.dims[1], in.dims[2],         out.dims[3], f.dims[1], f.dims[2], out.dims[1],
@@ -197,24 +198,28 @@ void Channel(const DepthwiseData& d, const Shape& s, const ConvTensors& t, int32
 }
 
 StatusCode Eval(KernelContext& ctx) {
-  const auto* d = static_cast<const DepthwiseData*>(ctx.op_data());
-  if (d->dsp_scratch < 0) return Register_DEPTHWISE_CONV_2D()->eval(ctx);
+  DepthwiseData d = *static_cast<const DepthwiseData*>(ctx.op_data());
+  if (d.dsp_scratch < 0) return Register_DEPTHWISE_CONV_2D()->eval(ctx);
+  // One output row of a stream: its own top padding. The views are that row and the input rows
+  // it reads, so the run is one row and the band f_h rows: within the scratch prepared.
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) d.w.pad.height = top;
   ConvTensors t;
   RT_RETURN_IF_ERROR(GetConvTensors(ctx, 0, 1, &t));
   Shape s;
-  auto* band = static_cast<int16_t*>(ctx.GetScratch(d->dsp_scratch));
-  if (!MakeShape(*d, t, &s) || band == nullptr) {
+  auto* band = static_cast<int16_t*>(ctx.GetScratch(d.dsp_scratch));
+  if (!MakeShape(d, t, &s) || band == nullptr) {
     return ctx.Fail(StatusCode::kKernelError, "int8 fast path lost its scratch or shape");
   }
-  ZeroPadding(s, d->w.pad.width, band);
+  ZeroPadding(s, d.w.pad.width, band);
   for (int32_t b = 0; b < s.batches; ++b) {
-    for (int32_t ic = 0; ic < s.in_depth; ++ic) Channel(*d, s, t, b, ic, band);
+    for (int32_t ic = 0; ic < s.in_depth; ++ic) Channel(d, s, t, b, ic, band);
   }
   return StatusCode::kOk;
 }
 
 }  // namespace
 
-RT_REGISTER_DSP_KERNEL(DEPTHWISE_CONV_2D, &Prepare, &Eval)
+RT_REGISTER_DSP_KERNEL(DEPTHWISE_CONV_2D, &Prepare, &Eval, nullptr, true)
 
 }  // namespace arenaplan::rt

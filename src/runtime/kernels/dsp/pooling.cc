@@ -124,9 +124,10 @@ StatusCode EvalPool(KernelContext& ctx) {
   TensorView in, out;
   RT_RETURN_IF_ERROR(RequireInput(ctx, 0, &in));
   RT_RETURN_IF_ERROR(RequireOutput(ctx, 0, &out));
-  if (in.type == TensorType::INT8 && kFast(*static_cast<const PoolData*>(ctx.op_data()), in, out)) {
-    return StatusCode::kOk;
-  }
+  PoolData d = *static_cast<const PoolData*>(ctx.op_data());
+  int32_t top = 0;
+  if (ctx.StreamPadTop(&top)) d.pad.height = top;  // one output row of a stream: its own top padding
+  if (in.type == TensorType::INT8 && kFast(d, in, out)) return StatusCode::kOk;
   return kPortable()->eval(ctx);  // also redoes a partly written int8 output whole
 }
 
@@ -138,7 +139,7 @@ StatusCode PrepareMax(KernelContext& ctx) { return Register_MAX_POOL_2D()->prepa
 
 }  // namespace
 
-RT_REGISTER_DSP_KERNEL(AVERAGE_POOL_2D, &PrepareAverage, &EvalAverage)
-RT_REGISTER_DSP_KERNEL(MAX_POOL_2D, &PrepareMax, &EvalMax)
+RT_REGISTER_DSP_KERNEL(AVERAGE_POOL_2D, &PrepareAverage, &EvalAverage, nullptr, true)
+RT_REGISTER_DSP_KERNEL(MAX_POOL_2D, &PrepareMax, &EvalMax, nullptr, true)
 
 }  // namespace arenaplan::rt
