@@ -7,7 +7,7 @@
 #          "op-suite-int8": every op-suite model with an int8 input or output that the runtime runs
 #          (a model using an op without a kernel is listed as such; the host op-suite tests own that);
 #          "all-kernels:MODEL": MODEL on a firmware that links every kernel;
-#          "optimized:MODEL": MODEL rewritten by `arenaplan optimize --for arenaplan` (stream
+#          "optimized:MODEL": MODEL rewritten by `arenaplan optimize --for arenaplan --kernels dsp` (stream
 #          segments, in-place ops, folded pads) and run on the fast kernels against MODEL's digests.
 # Each arena is the host runtime's exact smallest arena with the same (DSP) kernels, `arenaplan run
 # --kernels dsp`: an upper bound on the 32-bit target, whose pointers are smaller.
@@ -94,7 +94,7 @@ for spec in "$@"; do
       src="$SHARED/models/${spec#optimized:}"
       mkdir -p "$OUT/optimized"
       opt="$OUT/optimized/$(basename "$src" .tflite)_optimized.tflite"
-      "$ARENAPLAN" optimize "$src" --for arenaplan -o "$opt" >/dev/null
+      "$ARENAPLAN" optimize "$src" --for arenaplan --kernels dsp -o "$opt" >/dev/null
       # The point of this run: segments that stream on the device's kernels (and write their
       # outputs over their inputs' spent rows).
       overlaps=$("$ARENAPLAN" run "$opt" --kernels dsp --format json |

@@ -13,6 +13,7 @@
 #include "cli/model_file.h"
 #include "graph/runtime_evaluator.h"
 #include "graph/tflm_evaluator.h"
+#include "runtime/kernels/dsp/registrations.h"
 
 namespace arenaplan::cli {
 namespace {
@@ -22,6 +23,7 @@ struct OptimizeArgs {
   std::string out;
   std::string target = tflm::kDefaultTarget;
   std::string runtime = "tflm";
+  std::string kernels = "portable";  // --for arenaplan: the runtime kernels candidates are measured with
   double max_extra_macs = 20.0;
   bool int8_io = false;
   std::string format = "text";
@@ -47,6 +49,7 @@ nlohmann::json ToJson(const OptimizeArgs& a, const graph::OptimizeResult& r) {
           {"output", a.out},
           {"for", a.runtime},
           {"target", a.runtime == "tflm" ? nlohmann::json(a.target) : nlohmann::json(nullptr)},
+          {"kernels", a.runtime == "arenaplan" ? nlohmann::json(a.kernels) : nlohmann::json(nullptr)},
           {"changed", r.changed},
           {"before", FiguresJson(r.before, r.macs_before)},
           {"after", FiguresJson(r.after, r.macs_after)},
@@ -71,7 +74,7 @@ void PrintPeak(const char* label, const graph::MemoryProfile& p) {
 void PrintText(const OptimizeArgs& a, const graph::OptimizeResult& r) {
   auto u = [](uint64_t v) { return static_cast<unsigned long long>(v); };
   std::printf("model:   %s\nfor:     %s%s\n", a.model.c_str(), a.runtime.c_str(),
-              a.runtime == "tflm" ? (" on " + a.target).c_str() : " runtime");
+              a.runtime == "tflm" ? (" on " + a.target).c_str() : (" runtime, " + a.kernels + " kernels").c_str());
   std::printf("%-8s %12s %12s %14s %14s\n", "", "head", "tail", "smallest arena", "MACs");
   std::printf("%-8s %12llu %12llu %14llu %14llu\n", "before", u(r.before.head), u(r.before.tail), u(r.before.min_arena),
               u(r.macs_before));
@@ -93,6 +96,12 @@ int Optimize(const OptimizeArgs& a) {
   if (a.format != "text" && a.format != "json")
     return ReportError("optimize", InvalidArgument("--format must be text or json"));
   if (!(a.max_extra_macs >= 0)) return ReportError("optimize", InvalidArgument("--max-extra-macs must be >= 0"));
+  if (a.kernels != "portable" && a.kernels != "dsp") {
+    return ReportError("optimize", InvalidArgument("--kernels must be portable or dsp, not " + a.kernels));
+  }
+  if (a.runtime == "tflm" && a.kernels != "portable") {
+    return ReportError("optimize", InvalidArgument("--kernels is for --for arenaplan; stock TFLM's are --target"));
+  }
   auto target = tflm::FindTarget(a.target);
   if (!target.ok()) return ReportError("optimize", target.status());
   auto bytes = ReadFile(a.model);
@@ -100,8 +109,9 @@ int Optimize(const OptimizeArgs& a) {
   graph::OptimizeOptions o;
   o.max_extra_macs_pct = a.max_extra_macs;
   o.int8_io = a.int8_io;
-  auto r = a.runtime == "tflm" ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
-                               : graph::OptimizeForRuntime(*bytes, o);
+  auto r = a.runtime == "tflm"
+               ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
+               : graph::OptimizeForRuntime(*bytes, o, a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver());
   if (!r.ok()) return ReportError("optimize", r.status());
   std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(r->bytes.data()), static_cast<std::streamsize>(r->bytes.size()));
@@ -124,6 +134,9 @@ void RegisterOptimize(CLI::App& root, int& exit_code) {
   cmd->add_option("-o,--output", args->out, "the .tflite to write")->required();
   cmd->add_option("--target", args->target, std::string("TFLM target (default ") + tflm::kDefaultTarget + ")");
   cmd->add_option("--for", args->runtime, "tflm (standard ops, offline plan; default) or arenaplan (the runtime)");
+  cmd->add_option("--kernels", args->kernels,
+                  "--for arenaplan: the runtime's kernels the arena is measured with: portable (default) or dsp "
+                  "(the Cortex-M DSP-extension kernels and their scratch, as `run --kernels dsp`)");
   cmd->add_option("--max-extra-macs", args->max_extra_macs, "extra MACs allowed, percent (default 20)");
   cmd->add_flag("--int8-io", args->int8_io, "let the model take and give int8 where it only quantizes its float I/O");
   cmd->add_option("--format", args->format, "text (default) or json");

@@ -177,7 +177,7 @@ int LoadModel(const RunArgs& a, const std::string& path, std::vector<uint8_t>* b
   if (!read.ok()) return ReportError("run", read.status());
   *bytes = std::move(*read);
   if (!a.optimize) return -1;
-  auto r = graph::OptimizeForRuntime(*bytes, graph::OptimizeOptions());
+  auto r = graph::OptimizeForRuntime(*bytes, graph::OptimizeOptions(), Kernels(a));  // measured as it will run
   if (!r.ok()) return ReportError("run", Status(r.status().code(), path + ": " + r.status().message()));
   if (a.format == "text") {
     const std::string which = a.models.size() > 1 ? path + ": " : "";

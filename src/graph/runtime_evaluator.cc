@@ -8,8 +8,9 @@
 
 namespace arenaplan::graph {
 
-Evaluator RuntimeEvaluator() {
-  return [](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
+Evaluator RuntimeEvaluator(const rt::OpResolver& kernels) {
+  // The resolvers are constants with static storage: the reference outlives the evaluator.
+  return [&kernels](const std::vector<uint8_t>& bytes, bool) -> Result<Figures> {
     rt::InterpreterOptions opts;
     opts.planner = rt::PlannerKind::kTflmOrderBestFit;
     for (size_t arena_bytes = size_t{16} << 20;; arena_bytes *= 4) {
@@ -18,7 +19,7 @@ Evaluator RuntimeEvaluator() {
       // block kept across candidates made Release slower: while it lives, glibc's mmap threshold
       // stays low, and every model copy of the search gets fresh pages.
       const AlignedBytes arena(arena_bytes);
-      rt::Interpreter interp(bytes.data(), bytes.size(), rt::AllOpsResolver(), arena.data(), arena_bytes, opts);
+      rt::Interpreter interp(bytes.data(), bytes.size(), kernels, arena.data(), arena_bytes, opts);
       const rt::StatusCode s = interp.AllocateTensors();
       if (s == rt::StatusCode::kOk) {
         const rt::MemoryRecord& m = interp.memory_record();
@@ -31,10 +32,11 @@ Evaluator RuntimeEvaluator() {
   };
 }
 
-Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options) {
+Result<OptimizeResult> OptimizeForRuntime(const std::vector<uint8_t>& bytes, const OptimizeOptions& options,
+                                          const rt::OpResolver& kernels) {
   OptimizeOptions o = options;
   o.explicit_padding = true;
-  return Optimize(bytes, o, RuntimeEvaluator(),
+  return Optimize(bytes, o, RuntimeEvaluator(kernels),
                   [](const std::vector<uint8_t>& b) -> Result<std::vector<uint8_t>> { return b; });
 }
 

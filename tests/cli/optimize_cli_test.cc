@@ -65,7 +65,7 @@ TEST_F(OptimizeCliTest, StockTflmCommandsSayAScheduleIsIgnored) {
   r = RunCli({"plan", rt});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("arenaplan: note: " + rt + ": this model " + note), std::string::npos) << r.err;
-  for (const std::string& cmd : {"size", "plan"}) {
+  for (const std::string cmd : {"size", "plan"}) {
     r = RunCli({cmd, tf});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ((r.out + r.err).find(note), std::string::npos) << cmd << ": " << r.out << r.err;
@@ -85,6 +85,39 @@ TEST_F(OptimizeCliTest, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(r.exit_code, 2);
   r = RunCli({"optimize", dir_ + "/missing.tflite", "-o", dir_ + "/o.tflite"});
   EXPECT_EQ(r.exit_code, 2);
+  r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--kernels", "dsp"});  // --for tflm
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kernels is for --for arenaplan"), std::string::npos) << r.err;
+  r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--for", "arenaplan", "--kernels", "neon"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--kernels must be portable or dsp"), std::string::npos) << r.err;
+}
+
+// The arena optimize reports for the runtime is the one `run` then needs with the same kernels:
+// the Cortex-M fast kernels have their own scratch, and they run the written streams.
+TEST(OptimizeCli, ArenaForTheRuntimeIsMeasuredWithItsKernels) {
+  REQUIRE_SHARED();
+  const std::string dir = TempDir();
+  const std::string in = *SharedDir() + "/models/tflm_person_detect_int8.tflite";
+  auto field = [](const std::string& json, const std::string& key, size_t from = 0) {
+    const size_t at = json.find("\"" + key + "\": ", from);
+    return at == std::string::npos ? std::string() : json.substr(at, json.find_first_of(",\n}", at) - at);
+  };
+  std::string arenas[2];
+  for (const std::string kernels : {"portable", "dsp"}) {
+    SCOPED_TRACE(kernels);
+    const std::string out = dir + "/pd_" + kernels + ".tflite";
+    CliRun r = RunCli({"optimize", in, "-o", out, "--for", "arenaplan", "--kernels", kernels, "--format", "json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\"kernels\": \"" + kernels + "\""), std::string::npos) << r.out;
+    const std::string after = field(r.out, "min_arena_bytes", r.out.find("\"after\""));
+    ASSERT_FALSE(after.empty()) << r.out;
+    CliRun run = RunCli({"run", out, "--kernels", kernels, "--format", "json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(field(run.out, "min_arena_bytes"), after) << run.out;
+    arenas[kernels == "dsp"] = after;
+  }
+  EXPECT_NE(arenas[0], arenas[1]);  // the fast kernels' scratch is counted
 }
 
 TEST(OptimizeCli, RewrittenModelWorksWithEveryCommand) {
