@@ -21,7 +21,6 @@
 #include "cli/runtime_plan.h"
 #include "model/device_status.h"
 #include "report/printable.h"
-#include "runtime/kernels/dsp/registrations.h"
 #include "tflm/export.h"
 #include "tflm/sha256.h"
 
@@ -87,7 +86,7 @@ int ExportRuntimeHeader(const ExportArgs& a) {
   auto io = ResolveIo((*loaded)->model, a.io);
   if (!io.ok()) return ReportError("export", Status(io.status().code(), a.model + ": " + io.status().message()));
   const std::vector<uint8_t>& model = (*loaded)->bytes;
-  const rt::OpResolver& kernels = a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
+  const rt::OpResolver& kernels = KernelsNamed(a.kernels);
 
   tflm::RuntimePlanHeader h;
   h.input_sha256 = tflm::Sha256Hex(model.data(), model.size());

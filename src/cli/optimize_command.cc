@@ -11,9 +11,9 @@
 
 #include "cli/commands.h"
 #include "cli/model_file.h"
+#include "cli/running.h"
 #include "graph/runtime_evaluator.h"
 #include "graph/tflm_evaluator.h"
-#include "runtime/kernels/dsp/registrations.h"
 
 namespace arenaplan::cli {
 namespace {
@@ -109,9 +109,8 @@ int Optimize(const OptimizeArgs& a) {
   graph::OptimizeOptions o;
   o.max_extra_macs_pct = a.max_extra_macs;
   o.int8_io = a.int8_io;
-  auto r = a.runtime == "tflm"
-               ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
-               : graph::OptimizeForRuntime(*bytes, o, a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver());
+  auto r = a.runtime == "tflm" ? graph::Optimize(*bytes, o, graph::TflmEvaluator(**target), graph::TflmFinish(**target))
+                               : graph::OptimizeForRuntime(*bytes, o, KernelsNamed(a.kernels));
   if (!r.ok()) return ReportError("optimize", r.status());
   std::ofstream f(a.out, std::ios::binary | std::ios::trunc);
   f.write(reinterpret_cast<const char*>(r->bytes.data()), static_cast<std::streamsize>(r->bytes.size()));

@@ -168,9 +168,11 @@ int RunFail(rt::StatusCode s, const std::string& message) {
   return RunFail(message, ErrorCodeOf(s) == ErrorCode::kInvalidArgument ? kExitBadInput : kExitNoSolution);
 }
 
-const rt::OpResolver& Kernels(const RunArgs& a) {
-  return a.kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
+const rt::OpResolver& KernelsNamed(const std::string& kernels) {
+  return kernels == "dsp" ? rt::DspOpsResolver() : rt::AllOpsResolver();
 }
+
+const rt::OpResolver& Kernels(const RunArgs& a) { return KernelsNamed(a.kernels); }
 
 int LoadModel(const RunArgs& a, const std::string& path, std::vector<uint8_t>* bytes) {
   auto read = ReadFile(path);

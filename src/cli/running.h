@@ -48,6 +48,9 @@ int RunModels(const RunArgs& a);
 int RunFail(const std::string& message, int code);
 int RunFail(rt::StatusCode s, const std::string& message);
 
+// The runtime's kernels a --kernels value names: "dsp" the Cortex-M fast kernels (emulated on the
+// host), anything else the portable ones (the commands check the value). Kernels(a): a.kernels.
+const rt::OpResolver& KernelsNamed(const std::string& kernels);
 const rt::OpResolver& Kernels(const RunArgs& a);
 
 // The model's bytes (with --optimize, rewritten for the runtime: a line on stdout in text format).

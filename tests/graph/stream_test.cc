@@ -73,12 +73,11 @@ std::vector<uint8_t> Streamed(const std::vector<uint8_t>& model, std::vector<std
 
 // AllocateTensors' record, or the error message in *error.
 rt::MemoryRecord Record(const std::vector<uint8_t>& model, std::string* error = nullptr, bool dsp = false) {
-  std::vector<uint8_t> storage((1u << 20) + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  const AlignedBytes arena(1u << 20);
   rt::InterpreterOptions o;
   o.planner = rt::PlannerKind::kTflmOrderBestFit;
-  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena, 1u << 20,
-                         o);
+  rt::Interpreter interp(model.data(), model.size(), dsp ? rt::DspOpsResolver() : rt::AllOpsResolver(), arena.data(),
+                         arena.size(), o);
   const rt::StatusCode s = interp.AllocateTensors();
   if (error != nullptr) *error = s == rt::StatusCode::kOk ? "" : interp.error_message();
   if (error == nullptr) { EXPECT_EQ(s, rt::StatusCode::kOk) << interp.error_message(); }
