@@ -9,7 +9,9 @@
 //
 // Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S]
 //                      [--only=perfect|slack|headroom|gadget] [--sizes=150,250,...]
-//                      [--planner=optimal|best] [--work-time] [--write=DIR]
+//                      [--pinwheels=0.2,...] [--planner=optimal|best] [--work-time] [--write=DIR]
+// --pinwheels sets the pinwheel shares: perfect packings get each (default 0, 0.1, 0.5), the other
+// variants the first (default 0.2).
 // --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
 // --work-time (optimal): the limit counts search steps (PlannerOptions::work_time), so that the
 // answers and nodes repeat on any machine (the times stay wall times).
@@ -38,14 +40,24 @@ struct Config {
   double pinwheel_share;
 };
 
-std::vector<Config> DefaultConfigs(const std::vector<size_t>& sizes) {
+// Perfect packings with each of `perfect_shares`; the other variants with `share`.
+std::vector<Config> DefaultConfigs(const std::vector<size_t>& sizes, const std::vector<double>& perfect_shares,
+                                   double share) {
   std::vector<Config> out;
   for (size_t n : sizes) {
-    for (double share : {0.0, 0.1, 0.5}) out.push_back({PackingVariant::kPerfect, n, share});
+    for (double s : perfect_shares) out.push_back({PackingVariant::kPerfect, n, s});
   }
-  for (size_t n : sizes) out.push_back({PackingVariant::kSlack, n, 0.2});
-  for (size_t n : sizes) out.push_back({PackingVariant::kHeadroom, n, 0.2});
-  for (size_t n : sizes) out.push_back({PackingVariant::kGadget, n, 0.2});
+  for (size_t n : sizes) out.push_back({PackingVariant::kSlack, n, share});
+  for (size_t n : sizes) out.push_back({PackingVariant::kHeadroom, n, share});
+  for (size_t n : sizes) out.push_back({PackingVariant::kGadget, n, share});
+  return out;
+}
+
+std::vector<double> ParseShares(const std::string& s) {
+  std::vector<double> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(std::stod(item));
   return out;
 }
 
@@ -65,6 +77,7 @@ int main(int argc, char** argv) {
   std::string only, planner = "optimal", write_dir;
   bool work_time = false;
   std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
+  std::vector<double> shares;  // empty: the defaults below
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--limit=", 0) == 0)
@@ -77,6 +90,8 @@ int main(int argc, char** argv) {
       only = a.substr(7);
     else if (a.rfind("--sizes=", 0) == 0)
       sizes = ParseSizes(a.substr(8));
+    else if (a.rfind("--pinwheels=", 0) == 0)
+      shares = ParseShares(a.substr(12));
     else if (a.rfind("--planner=", 0) == 0)
       planner = a.substr(10);
     else if (a.rfind("--write=", 0) == 0)
@@ -96,7 +111,8 @@ int main(int argc, char** argv) {
               "guil", "pin", "LB", "expected", "answer", "time_s", "nodes", "check");
   int wrong = 0, solved = 0, total = 0;
   double sum_time = 0;
-  for (const Config& c : DefaultConfigs(sizes)) {
+  const std::vector<double> perfect = shares.empty() ? std::vector<double>{0.0, 0.1, 0.5} : shares;
+  for (const Config& c : DefaultConfigs(sizes, perfect, shares.empty() ? 0.2 : shares[0])) {
     if (!only.empty() && only != PackingVariantName(c.variant)) continue;
     for (int s = first_seed; s < first_seed + seeds; ++s) {
       PackingOptions o;

@@ -89,6 +89,14 @@ TEST(Packing, PerfectPackingWithCoincidentalGroupsFits) {
   ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.1, 1000003ull * 800 + 101ull * 10 + 2).problem);
 }
 
+// packing_bench's perfect-800-p20-s14: glueing its cautious blocks again (every eager variant)
+// joins wrongly, and taking blocks apart did not undo it: no answer in 120 work seconds (nor in 60 s
+// of Release). Its cautious blocks searched as they are, by the plain restarts, pack in about a
+// second.
+TEST(Packing, PerfectPackingWhoseCautiousBlocksPackAsTheyAreFits) {
+  ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.2, 1000003ull * 800 + 101ull * 20 + 14).problem);
+}
+
 // packing_bench's perfect-450-p50-s0 and -p10-s11: in Release their plans come from the block
 // stage's mirror image (time reversed), whose offsets must be a plan of the problem as given.
 TEST(Packing, PlansFoundOnTheMirrorImageFit) {
