@@ -66,10 +66,12 @@ const int kGlueVariants[] = {
 constexpr int kCautiousRules = kStacksWithEvidence | kChainsWithEvidence | kPinwheels;
 // ... and this share of the block stage's time left after the problem's own blocks.
 constexpr double kCautiousShare = 0.3;
-// The problem's cautious blocks are first searched plainly (the restarts, no glueing again) for
-// this share of that: perfect-800-p20-s14 of packing_bench packs that way in about 1 s, and not in
-// 60 s otherwise (glueing its cautious blocks again joins wrongly). Not within a filled problem of
-// the fill stage: there the time went missing (slack-800-p20-s13 failed).
+// When glueing the problem's cautious blocks again fails, they are searched plainly (the restarts)
+// for this share of what is left before being taken apart: perfect-800-p20-s14 of packing_bench
+// packs that way in about 1 s, and had no answer in 60 s (glueing its cautious blocks again joins
+// wrongly). Not within a filled problem of the fill stage: there the time went missing
+// (slack-800-p20-s13 failed). Run before the glued searches, it slowed packing_bench's default
+// run from 7.2 s to 10.2 s.
 constexpr double kCautiousRestartsShare = 0.5;
 
 // Glueing's cost in search steps per buffer (measured: about 4 us per buffer per call in
@@ -231,10 +233,10 @@ Outcome DecisionSearch::Impl::BothWays(Bytes capacity, const Limits& limits, con
 }
 
 // The problem glued cautiously (kCautiousRules) and the blocks then searched as a problem of
-// their own, within kCautiousShare of the time left: (`restarts`) first plainly, by the restarts
-// of the unglued search, then glued again by every variant, as glued, then taken apart. Taking a
-// block apart there frees cautious blocks, not single buffers, so the wrong glue is found among
-// fewer, likelier parts.
+// their own, within kCautiousShare of the time left: glued again by every variant, as glued; then
+// (`restarts`) plainly, by the restarts of the unglued search; then taken apart. Taking a block
+// apart there frees cautious blocks, not single buffers, so the wrong glue is found among fewer,
+// likelier parts.
 Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer, bool restarts,
                                             std::vector<Offset>* offsets) {
   const std::vector<Block> blocks = Glued(buffers, kCautiousRules, outer);
@@ -242,15 +244,15 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer,
   const Limits limits = ShareOf(outer, kCautiousShare);
   Impl cautious(BlockBuffers(blocks));
   std::vector<Offset> at;
-  Outcome r = Outcome::kBudget;
-  if (restarts) {
+  cautious.Glue(limits);
+  Outcome r = cautious.SearchVariants(capacity, limits, &at);
+  if (restarts && (r == Outcome::kBudget || r == Outcome::kTimeout)) {
     r = cautious.Restarts(capacity, ShareOf(limits, kCautiousRestartsShare), &at);
     block_nodes += cautious.gravity.nodes() + (cautious.skyline != nullptr ? cautious.skyline->nodes() : 0);
+    if (r == Outcome::kNotFound) r = Outcome::kBudget;  // the glue is wrong: no proof about the buffers
   }
-  if (r != Outcome::kFound && r != Outcome::kCancelled) {
-    r = cautious.SearchBlocks(capacity, limits, false, &at);
-    block_nodes += cautious.BlockNodes();
-  }
+  if (r == Outcome::kBudget || r == Outcome::kTimeout) r = cautious.SearchTakenApart(capacity, limits, &at);
+  block_nodes += cautious.BlockNodes();
   if (r == Outcome::kFound) *offsets = PlaceMembers(blocks, at, buffers.size());
   return r;
 }
