@@ -53,19 +53,13 @@ std::vector<Config> DefaultConfigs(const std::vector<size_t>& sizes, const std::
   return out;
 }
 
-std::vector<double> ParseShares(const std::string& s) {
-  std::vector<double> out;
+// A comma-separated list, each item read by `parse` (std::stod, std::stoul, ...).
+template <typename T, typename Parse>
+std::vector<T> ParseList(const std::string& s, Parse parse) {
+  std::vector<T> out;
   std::stringstream ss(s);
   std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(std::stod(item));
-  return out;
-}
-
-std::vector<size_t> ParseSizes(const std::string& s) {
-  std::vector<size_t> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, ',')) out.push_back(std::stoul(item));
+  while (std::getline(ss, item, ',')) out.push_back(static_cast<T>(parse(item)));
   return out;
 }
 
@@ -89,9 +83,9 @@ int main(int argc, char** argv) {
     else if (a.rfind("--only=", 0) == 0)
       only = a.substr(7);
     else if (a.rfind("--sizes=", 0) == 0)
-      sizes = ParseSizes(a.substr(8));
+      sizes = ParseList<size_t>(a.substr(8), [](const std::string& x) { return std::stoul(x); });
     else if (a.rfind("--pinwheels=", 0) == 0)
-      shares = ParseShares(a.substr(12));
+      shares = ParseList<double>(a.substr(12), [](const std::string& x) { return std::stod(x); });
     else if (a.rfind("--planner=", 0) == 0)
       planner = a.substr(10);
     else if (a.rfind("--write=", 0) == 0)

@@ -12,6 +12,7 @@
 #include "model/writer.h"
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -41,12 +42,11 @@ OperatorSpec Op(uint32_t code, std::vector<int32_t> in, std::vector<int32_t> out
 }
 
 struct Harness {
-  explicit Harness(std::vector<uint8_t> m, size_t arena_bytes = 8192) : model(std::move(m)), arena(arena_bytes + 16) {
-    uint8_t* base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, arena_bytes);
+  explicit Harness(std::vector<uint8_t> m, size_t arena_bytes = 8192) : model(std::move(m)), arena(arena_bytes) {
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data(), arena.size());
   }
   std::vector<uint8_t> model;
-  std::vector<uint8_t> arena;
+  AlignedBytes arena;
   std::unique_ptr<Interpreter> interp;
 };
 

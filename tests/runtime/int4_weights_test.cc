@@ -17,6 +17,7 @@
 #include "runtime/interpreter.h"
 #include "runtime/kernels/dsp/registrations.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -116,11 +117,10 @@ std::vector<uint8_t> Build(const Case& c, MT filter_type, bool swap_nibbles = fa
 
 struct ModelRun {
   std::vector<uint8_t> model;
-  std::vector<uint8_t> arena = std::vector<uint8_t>(kArena + 16);
+  AlignedBytes arena{kArena};
   std::unique_ptr<Interpreter> interp;
   ModelRun(std::vector<uint8_t> m, const OpResolver& resolver) : model(std::move(m)) {
-    uint8_t* base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), resolver, base, kArena);
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), resolver, arena.data(), arena.size());
   }
 };
 

@@ -17,6 +17,7 @@
 #include "runtime/op_resolver.h"
 #include "runtime/standalone_context.h"
 #include "tflm/kernels.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -81,9 +82,8 @@ TEST(InvokeTypeCheckTest, RefusedAtInvokeWhereTflmRefusesAtInvoke) {
     MT type{};
     ASSERT_TRUE(RefusedType(*e, &type));
     const std::vector<uint8_t> m = ElementwiseModel(op, type);
-    std::vector<uint8_t> storage(4096 + 16);
-    uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-    Interpreter interp(m.data(), m.size(), AllOpsResolver(), arena, 4096);
+    AlignedBytes arena(4096);
+    Interpreter interp(m.data(), m.size(), AllOpsResolver(), arena.data(), arena.size());
     const StatusCode alloc = interp.AllocateTensors();
     EXPECT_EQ(alloc, StatusCode::kOk) << interp.error_message();
     if (alloc != StatusCode::kOk) continue;

@@ -15,6 +15,7 @@
 #include "model/writer.h"
 #include "runtime/chain_testutil.h"
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -35,16 +36,17 @@ StatusCode Record(void* user, const Interpreter& interp, uint32_t subgraph, uint
 }
 
 struct ChainRun {
-  explicit ChainRun(InterpreterOptions opts) : model(ChainModel()), arena(4096 + 16) {
-    base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, 4096, opts);
+  explicit ChainRun(InterpreterOptions opts) : model(ChainModel()), arena(4096) {
+    base = arena.data();
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, arena.size(), opts);
   }
   StatusCode Invoke() {
     const float in[4] = {1, 2, 3, 4};
     std::memcpy(interp->input(0).data, in, sizeof in);
     return interp->Invoke();
   }
-  std::vector<uint8_t> model, arena;
+  std::vector<uint8_t> model;
+  AlignedBytes arena;
   uint8_t* base = nullptr;
   std::unique_ptr<Interpreter> interp;
 };

@@ -12,6 +12,7 @@
 #include "model/writer.h"
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -56,11 +57,10 @@ std::vector<uint8_t> Build(const OneOp& def) {
 
 struct OneRun {
   std::vector<uint8_t> model;
-  std::vector<uint8_t> arena = std::vector<uint8_t>(8192 + 16);
+  AlignedBytes arena{8192};
   std::unique_ptr<Interpreter> interp;
   explicit OneRun(std::vector<uint8_t> m) : model(std::move(m)) {
-    uint8_t* base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, 8192);
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena.data(), arena.size());
   }
 };
 

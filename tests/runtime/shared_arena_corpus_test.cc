@@ -15,6 +15,7 @@
 #include "runtime/interpreter.h"
 #include "runtime/shared_arena.h"
 #include "support/shared_dir.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -33,22 +34,14 @@ std::string Io(const std::string& stem, const std::string& suffix) {
   return *SharedDir() + "/golden/tflm-x86_64/io/" + stem + "." + suffix + ".bin";
 }
 
-struct Storage {
-  explicit Storage(size_t bytes) : bytes(bytes + 16) {
-    data = this->bytes.data() + (16 - reinterpret_cast<uintptr_t>(this->bytes.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> bytes;
-  uint8_t* data;
-};
-
 // Each model alone: its smallest arena, head and tail.
 struct Alone {
   uint32_t min = 0, head = 0, tail = 0;
 };
 
 Alone RunAlone(const std::vector<uint8_t>& model) {
-  Storage arena(4u << 20);
-  Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data, 4u << 20);
+  AlignedBytes arena(4u << 20);
+  Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data(), 4u << 20);
   EXPECT_EQ(interp.AllocateTensors(), StatusCode::kOk) << interp.error_message();
   const rt::MemoryRecord& r = interp.memory_record();
   return Alone{r.min_arena_bytes, r.head_bytes, r.tail_bytes};
@@ -115,10 +108,10 @@ TEST_F(SharedArenaCorpus, SmallestSharedArenaIsTheHandDerivedFigure) {
   for (const auto& m : models_) alone.push_back(RunAlone(m));
   size_t limited = 0;
   const uint32_t expected = ExpectedShared(alone, &limited);
-  Storage big(4u << 20);
+  AlignedBytes big(4u << 20);
   SharedArena shared;
   rt::ErrorText error;
-  ASSERT_EQ(rt::SharedArenaInit(&shared, big.data, 4u << 20, &error), StatusCode::kOk);
+  ASSERT_EQ(rt::SharedArenaInit(&shared, big.data(), 4u << 20, &error), StatusCode::kOk);
   ASSERT_EQ(AllocateAll(&shared), kNumModels) << interps_.back()->error_message();
   EXPECT_EQ(shared.min_bytes, expected);
   uint32_t tails = 0, max_head = 0;
@@ -139,18 +132,18 @@ TEST_F(SharedArenaCorpus, SmallestSharedArenaIsTheHandDerivedFigure) {
 TEST_F(SharedArenaCorpus, InterleavedRunsAtTheSmallestArenaMatchGolden) {
   uint32_t min_bytes = 0;
   {
-    Storage big(4u << 20);
+    AlignedBytes big(4u << 20);
     SharedArena probe;
     rt::ErrorText error;
-    ASSERT_EQ(rt::SharedArenaInit(&probe, big.data, 4u << 20, &error), StatusCode::kOk);
+    ASSERT_EQ(rt::SharedArenaInit(&probe, big.data(), 4u << 20, &error), StatusCode::kOk);
     ASSERT_EQ(AllocateAll(&probe), kNumModels);
     min_bytes = probe.min_bytes;
   }
-  Storage arena(min_bytes);
-  std::memset(arena.data, 0xA5, min_bytes);  // nothing may rely on a zeroed arena
+  AlignedBytes arena(min_bytes);
+  std::memset(arena.data(), 0xA5, min_bytes);  // nothing may rely on a zeroed arena
   SharedArena shared;
   rt::ErrorText error;
-  ASSERT_EQ(rt::SharedArenaInit(&shared, arena.data, min_bytes, &error), StatusCode::kOk);
+  ASSERT_EQ(rt::SharedArenaInit(&shared, arena.data(), min_bytes, &error), StatusCode::kOk);
   ASSERT_EQ(AllocateAll(&shared), kNumModels) << interps_.back()->error_message();
   EXPECT_EQ(shared.min_bytes, min_bytes);
   // C sets its resource variable on its first Invoke; D, A, B overwrite the head; C's second
@@ -171,10 +164,10 @@ TEST_F(SharedArenaCorpus, OneStepLessFailsAtTheModelTheRuleNames) {
   const uint32_t min_bytes = ExpectedShared(alone, &limited);
   EXPECT_GT(limited, 0u);  // a later model's tail meets the first model's head
   for (const uint32_t bytes : {min_bytes - 1, min_bytes - 16}) {
-    Storage arena(bytes);
+    AlignedBytes arena(bytes);
     SharedArena shared;
     rt::ErrorText error;
-    ASSERT_EQ(rt::SharedArenaInit(&shared, arena.data, bytes, &error), StatusCode::kOk);
+    ASSERT_EQ(rt::SharedArenaInit(&shared, arena.data(), bytes, &error), StatusCode::kOk);
     const size_t failed = AllocateAll(&shared);
     ASSERT_EQ(failed, limited) << bytes;
     EXPECT_NE(std::string(interps_[failed]->error_message()).find("arena full"), std::string::npos)
