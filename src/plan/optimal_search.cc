@@ -136,6 +136,7 @@ struct DecisionSearch::Impl {
                      std::vector<Offset>* offsets);
   void Glue(const Limits& limits);
   int64_t BlockNodes() const { return block_nodes + (mirror != nullptr ? mirror->block_nodes : 0); }
+  int64_t PlainNodes() const { return gravity.nodes() + (skyline != nullptr ? skyline->nodes() : 0); }
   Impl& Mirror() {
     if (mirror == nullptr) mirror = std::make_unique<Impl>(MirroredInTime(buffers));
     return *mirror;
@@ -145,7 +146,9 @@ struct DecisionSearch::Impl {
   Outcome BlockStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome CautiousStage(Bytes capacity, const Limits& limits, bool restarts, std::vector<Offset>* offsets);
-  Outcome SearchBlocks(Bytes capacity, const Limits& limits, bool cautious, std::vector<Offset>* offsets);
+  // What a derived problem's block search tries between its glued blocks and taking them apart.
+  enum class Between { kNothing, kCautiousStage, kRestarts };
+  Outcome SearchBlocks(Bytes capacity, const Limits& limits, Between between, std::vector<Offset>* offsets);
   Outcome SearchVariants(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome SearchTakenApart(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Outcome Restarts(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
@@ -244,14 +247,7 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer,
   const Limits limits = ShareOf(outer, kCautiousShare);
   Impl cautious(BlockBuffers(blocks));
   std::vector<Offset> at;
-  cautious.Glue(limits);
-  Outcome r = cautious.SearchVariants(capacity, limits, &at);
-  if (restarts && (r == Outcome::kBudget || r == Outcome::kTimeout)) {
-    r = cautious.Restarts(capacity, ShareOf(limits, kCautiousRestartsShare), &at);
-    block_nodes += cautious.gravity.nodes() + (cautious.skyline != nullptr ? cautious.skyline->nodes() : 0);
-    if (r == Outcome::kNotFound) r = Outcome::kBudget;  // the glue is wrong: no proof about the buffers
-  }
-  if (r == Outcome::kBudget || r == Outcome::kTimeout) r = cautious.SearchTakenApart(capacity, limits, &at);
+  const Outcome r = cautious.SearchBlocks(capacity, limits, restarts ? Between::kRestarts : Between::kNothing, &at);
   block_nodes += cautious.BlockNodes();
   if (r == Outcome::kFound) *offsets = PlaceMembers(blocks, at, buffers.size());
   return r;
@@ -297,8 +293,9 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     weights -= weight(k);
     Impl filled(with(order[k].second));
     filled.glued.push_back(std::move(first_variant[order[k].second]));
-    const Outcome r = filled.BothWays(
-        capacity, share, [&](Impl& im, const Limits& l) { return im.SearchBlocks(capacity, l, true, &at); });
+    const Outcome r = filled.BothWays(capacity, share, [&](Impl& im, const Limits& l) {
+      return im.SearchBlocks(capacity, l, Between::kCautiousStage, &at);
+    });
     block_nodes += filled.BlockNodes();
     if (r == Outcome::kFound) {
       offsets->assign(at.begin(), at.begin() + static_cast<std::ptrdiff_t>(buffers.size()));
@@ -310,16 +307,23 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
 }
 
 // A derived problem's blocks (the cautious stage's, a filled one's): every variant as glued, then
-// (`cautious`: a filled problem, a perfect packing when its fillers are right) the cautious stage,
-// then taken apart.
-Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits, bool cautious,
+// `between` (a filled problem, a perfect packing when its fillers are right: the cautious stage;
+// the cautious blocks: the plain restarts, kCautiousRestartsShare of the time left, their nodes
+// counted as block nodes), then taken apart.
+Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits, Between between,
                                            std::vector<Offset>* offsets) {
   Glue(limits);
   Outcome r = SearchVariants(capacity, limits, offsets);
   if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
-  if (cautious) {
+  if (between == Between::kCautiousStage) {
     r = CautiousStage(capacity, limits, false, offsets);
     if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
+  } else if (between == Between::kRestarts) {
+    const int64_t before = PlainNodes();
+    r = Restarts(capacity, ShareOf(limits, kCautiousRestartsShare), offsets);
+    block_nodes += PlainNodes() - before;
+    // A refutation of glued blocks proves nothing about the buffers: they are still taken apart.
+    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
   }
   return SearchTakenApart(capacity, limits, offsets);
 }
@@ -374,9 +378,7 @@ Bytes DecisionSearch::lower_bound() const { return impl_->gravity.lower_bound();
 
 bool DecisionSearch::Tight(Bytes capacity) const { return impl_->Tight(capacity); }
 
-int64_t DecisionSearch::nodes() const {
-  return impl_->gravity.nodes() + (impl_->skyline ? impl_->skyline->nodes() : 0) + impl_->BlockNodes();
-}
+int64_t DecisionSearch::nodes() const { return impl_->PlainNodes() + impl_->BlockNodes(); }
 
 Outcome DecisionSearch::Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   if (capacity < impl_->gravity.lower_bound()) return Outcome::kNotFound;
