@@ -20,6 +20,7 @@
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
 #include "runtime/test_inputs.h"
+#include "util/aligned_bytes.h"
 
 namespace {
 
@@ -40,11 +41,11 @@ std::vector<uint8_t> ReadBytes(const std::string& path) {
 // Best-of-3 Invoke seconds in the runtime (best-fit plan), or -1 when the runtime cannot run it.
 double InvokeSeconds(const std::vector<uint8_t>& model) {
   constexpr size_t kArena = 64u << 20;
-  std::vector<uint8_t> storage(kArena + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  const arenaplan::AlignedBytes arena(kArena);
   arenaplan::rt::InterpreterOptions opts;
   opts.planner = arenaplan::rt::PlannerKind::kTflmOrderBestFit;
-  arenaplan::rt::Interpreter interp(model.data(), model.size(), arenaplan::rt::AllOpsResolver(), arena, kArena, opts);
+  arenaplan::rt::Interpreter interp(model.data(), model.size(), arenaplan::rt::AllOpsResolver(), arena.data(), kArena,
+                                    opts);
   if (interp.AllocateTensors() != arenaplan::rt::StatusCode::kOk) return -1;
   for (uint32_t k = 0; k < interp.inputs_size(); ++k) arenaplan::rt::FillGeneratedInput(interp.input(k), k, 0);
   double best = 1e30;

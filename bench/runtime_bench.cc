@@ -11,9 +11,11 @@
 
 #include "runtime/interpreter.h"
 #include "runtime/test_inputs.h"
+#include "util/aligned_bytes.h"
 
 namespace {
 
+using arenaplan::AlignedBytes;
 using arenaplan::rt::AllOpsResolver;
 using arenaplan::rt::Interpreter;
 using arenaplan::rt::InterpreterOptions;
@@ -27,14 +29,6 @@ std::vector<uint8_t> LoadModel(const std::string& name) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
 }
 
-struct Arena {
-  explicit Arena(size_t bytes) : storage(bytes + 16) {
-    data = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  }
-  std::vector<uint8_t> storage;
-  uint8_t* data;
-};
-
 const char* const kModels[] = {"tflm_hello_world_int8.tflite", "mlperf_kws_dscnn_int8.tflite",
                                "tflm_person_detect_int8.tflite", "mlperf_ic_resnet8_int8.tflite"};
 constexpr size_t kArenaBytes = 8u << 20;
@@ -47,9 +41,9 @@ void BM_AllocateTensors(benchmark::State& state) {
   }
   InterpreterOptions opts;
   opts.planner = state.range(1) ? PlannerKind::kTflmOrderBestFit : PlannerKind::kTflmGreedy;
-  Arena arena(kArenaBytes);
+  const AlignedBytes arena(kArenaBytes);
   for (auto _ : state) {
-    Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data, kArenaBytes, opts);
+    Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data(), kArenaBytes, opts);
     if (interp.AllocateTensors() != StatusCode::kOk) {
       state.SkipWithError(interp.error_message());
       return;
@@ -67,8 +61,8 @@ void BM_Invoke(benchmark::State& state) {
     state.SkipWithError("model not found");
     return;
   }
-  Arena arena(kArenaBytes);
-  Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data, kArenaBytes);
+  const AlignedBytes arena(kArenaBytes);
+  Interpreter interp(model.data(), model.size(), AllOpsResolver(), arena.data(), kArenaBytes);
   if (interp.AllocateTensors() != StatusCode::kOk) {
     state.SkipWithError(interp.error_message());
     return;

@@ -18,6 +18,7 @@
 #include "rules/limits.h"
 #include "runtime/interpreter.h"
 #include "support/shared_dir.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -55,14 +56,9 @@ struct Recorded {
 
 constexpr size_t kArena = 64u << 20;
 
-struct Arena {
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(kArena + 16);
-  uint8_t* data() { return bytes.data() + (16 - reinterpret_cast<uintptr_t>(bytes.data()) % 16) % 16; }
-};
-
 // Allocates `model` with `options` (plan copy added); the error message on failure.
 std::string Allocate(const std::vector<uint8_t>& model, rt::InterpreterOptions options, Recorded* rec) {
-  Arena arena;
+  const AlignedBytes arena(kArena);
   options.plan_copy = &rec->copy;
   rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data(), kArena, options);
   if (interp.AllocateTensors() != rt::StatusCode::kOk) return interp.error_message();

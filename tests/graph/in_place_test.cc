@@ -13,6 +13,7 @@
 #include "graph_testutil.h"
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 namespace {
@@ -29,11 +30,10 @@ std::vector<uint8_t> DepthwiseModel(bool is_float, int32_t k, int32_t dilation, 
 }
 
 rt::MemoryRecord Record(const std::vector<uint8_t>& model) {
-  std::vector<uint8_t> storage((1u << 20) + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  const AlignedBytes arena(1u << 20);
   rt::InterpreterOptions o;
   o.planner = rt::PlannerKind::kTflmOrderBestFit;
-  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena, 1u << 20, o);
+  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data(), arena.size(), o);
   EXPECT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << interp.error_message();
   return interp.memory_record();
 }

@@ -11,14 +11,14 @@
 #include "rules/schedule.h"
 #include "runtime/interpreter.h"
 #include "runtime/op_resolver.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::testing {
 namespace {
 
 rt::MemoryRecord Record(const std::vector<uint8_t>& model) {
-  std::vector<uint8_t> storage((1u << 20) + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
-  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena, 1u << 20);
+  const AlignedBytes arena(1u << 20);
+  rt::Interpreter interp(model.data(), model.size(), rt::AllOpsResolver(), arena.data(), arena.size());
   EXPECT_EQ(interp.AllocateTensors(), rt::StatusCode::kOk) << interp.error_message();
   return interp.memory_record();
 }

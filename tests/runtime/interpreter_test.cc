@@ -13,6 +13,7 @@
 
 #include "model/writer.h"
 #include "runtime/interpreter.h"
+#include "util/aligned_bytes.h"
 
 namespace arenaplan::rt {
 namespace {
@@ -46,13 +47,11 @@ ModelSpec ChainSpec() {
 
 struct Harness {
   explicit Harness(std::vector<uint8_t> m, size_t arena_bytes = 4096, InterpreterOptions opts = {})
-      : model(std::move(m)), arena(arena_bytes + 16) {
-    uint8_t* base = arena.data() + (16 - reinterpret_cast<uintptr_t>(arena.data()) % 16) % 16;
-    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), base, arena_bytes, opts);
-    arena_base = base;
+      : model(std::move(m)), arena(arena_bytes), arena_base(arena.data()) {
+    interp = std::make_unique<Interpreter>(model.data(), model.size(), AllOpsResolver(), arena_base, arena_bytes, opts);
   }
   std::vector<uint8_t> model;
-  std::vector<uint8_t> arena;
+  AlignedBytes arena;
   uint8_t* arena_base = nullptr;
   std::unique_ptr<Interpreter> interp;
 };

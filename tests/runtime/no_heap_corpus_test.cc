@@ -15,6 +15,7 @@
 #include "runtime/interpreter.h"
 #include "runtime/shared_arena.h"
 #include "support/shared_dir.h"
+#include "util/aligned_bytes.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define ARENAPLAN_NO_MALLOC_HOOK 1
@@ -104,8 +105,8 @@ TEST(NoHeapTest, CorpusModelsRunWithoutHeap) {
       inputs.push_back(ReadFileBytes(IoPath(m, "in" + std::to_string(k))));
     for (uint32_t k = 0; k < probe->interp->outputs_size(); ++k)
       golden.push_back(ReadFileBytes(IoPath(m, "out" + std::to_string(k))));
-    std::vector<uint8_t> storage(arena_bytes + 16);
-    uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+    const AlignedBytes storage(arena_bytes);  // before the guard: calloc aborts under it
+    uint8_t* arena = storage.data();
     rt::StatusCode alloc = rt::StatusCode::kOk, invoke = rt::StatusCode::kOk;
     bool same = true;
     {
@@ -138,8 +139,8 @@ TEST(NoHeapTest, SharedArenaRunsWithoutHeap) {
   REQUIRE_SHARED();
   const std::vector<uint8_t> a = ReadFileBytes(*SharedDir() + "/models/tflm_micro_speech_int8.tflite");
   const std::vector<uint8_t> b = ReadFileBytes(*SharedDir() + "/models/tflm_hello_world_int8.tflite");
-  std::vector<uint8_t> storage((1u << 20) + 16);
-  uint8_t* arena = storage.data() + (16 - reinterpret_cast<uintptr_t>(storage.data()) % 16) % 16;
+  const AlignedBytes storage(1u << 20);
+  uint8_t* arena = storage.data();
   rt::StatusCode s[4] = {};
   {
     HeapGuard guard;
