@@ -38,12 +38,15 @@ constexpr int64_t kBlockNodesBase = 5000;
 // on an infeasible capacity it is pure cost.
 constexpr double kBlockStageShare = 0.75;
 
-// The fill stage (hole_fill.h): at most this many filler sets, found in at most this many steps,
-// the best-ranked this many of them tried, and this share of the block stage's time (the rest is
-// the unfilled problem's).
-constexpr size_t kMaxFillerSets = 24;
-constexpr size_t kFillerSetsTried = 12;
+// The fill stage (hole_fill.h): at most this many ways to fill each segment, found in at most
+// this many steps in all, ranked within this share of the stage's time, the best-ranked this many
+// filler sets tried, and this share of the block stage's time (the rest is the unfilled
+// problem's). Measured on packing_bench's slack-800-p20-s17: the construction's holes are the 21st
+// way of one of its 8 segments, and ranking its 166 ways takes about 0.7 s of a 20 s limit.
+constexpr size_t kFillerWays = 64;
 constexpr int64_t kFillerNodes = 200000;
+constexpr double kFillerRankShare = 0.1;
+constexpr size_t kFillerSetsTried = 12;
 constexpr double kFillStageShare = 0.75;
 // The problem's own blocks as glued get at most this share first: on perfect packings they are
 // the answer, on slack packings their searches are slow (about 3 s on packing_bench's slack-800).
@@ -260,27 +263,49 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer,
 Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   if (skyline == nullptr) return Outcome::kBudget;
   int64_t steps = 0;
-  const std::vector<std::vector<Buffer>> sets = FillerSets(buffers, capacity, g, kMaxFillerSets, kFillerNodes, &steps);
+  const std::vector<FillerSegment> segments = FillerChoices(buffers, capacity, g, kFillerWays, kFillerNodes, &steps);
   limits.Charge(steps);
-  auto with = [&](size_t k) {
+  if (segments.empty()) return Outcome::kBudget;
+  auto with = [&](const std::vector<size_t>& pick) {
     std::vector<Buffer> b = buffers;
-    b.insert(b.end(), sets[k].begin(), sets[k].end());
+    for (size_t s = 0; s < segments.size(); ++s) {
+      b.insert(b.end(), segments[s].ways[pick[s]].begin(), segments[s].ways[pick[s]].end());
+    }
     return b;
   };
-  // Fillers that explain the holes right let more pieces glue back: the sets are tried in order
-  // of how many blocks the first glueing variant leaves, then plainest first. Measured on
-  // packing_bench's slack packings (450-800 buffers, seeds 0-4): the generator's own holes glue
-  // into the fewest blocks in 13 of 15, and rank at most third.
-  std::vector<std::vector<Block>> first_variant(sets.size());
-  std::vector<std::pair<size_t, size_t>> order;  // (blocks, set)
-  for (size_t k = 0; k < sets.size(); ++k) {
-    // Up to 24 glueings of about a millisecond each on 250 buffers: the time limit is looked at.
+  // Fillers that explain the holes right let more pieces glue back, so each segment's ways are
+  // scored by the blocks the first glueing variant leaves with every other segment filled
+  // plainly (first ways first, every segment in turn, within kFillerRankShare), and the picks of
+  // the lowest score sum are glued whole and tried in order of their blocks, then of their score.
+  // Glueing only the buffers alive in the segment costs a tenth, but it misses chains that reach
+  // beyond: on slack-800-p20-s17 it ties the construction's holes with two other ways, glueing the
+  // whole problem ranks them first by 15 blocks.
+  const Limits ranking = ShareOf(limits, kFillerRankShare);
+  const std::vector<size_t> plainest(segments.size(), 0);
+  const auto plain_blocks = static_cast<int64_t>(Glued(with(plainest), kGlueVariants[0], limits).size());
+  std::vector<std::vector<int64_t>> scores(segments.size(), std::vector<int64_t>{plain_blocks});
+  for (size_t way = 1;; ++way) {
+    bool any = false;
+    for (size_t s = 0; s < segments.size(); ++s) {
+      if (way >= segments[s].ways.size()) continue;
+      if (limits.Expired()) return Outcome::kTimeout;
+      if (ranking.Expired()) break;
+      std::vector<size_t> pick = plainest;
+      pick[s] = way;
+      scores[s].push_back(static_cast<int64_t>(Glued(with(pick), kGlueVariants[0], limits).size()));
+      any = true;
+    }
+    if (!any) break;
+  }
+  const std::vector<std::vector<size_t>> picks = LowestPicks(scores, kFillerSetsTried);
+  std::vector<std::vector<Block>> first_variant(picks.size());
+  std::vector<std::pair<size_t, size_t>> order;  // (blocks, pick)
+  for (size_t k = 0; k < picks.size(); ++k) {
     if (limits.Expired()) return Outcome::kTimeout;
-    first_variant[k] = Glued(with(k), kGlueVariants[0], limits);
+    first_variant[k] = Glued(with(picks[k]), kGlueVariants[0], limits);
     order.emplace_back(first_variant[k].size(), k);
   }
   std::stable_sort(order.begin(), order.end());
-  order.resize(std::min(order.size(), kFillerSetsTried));
   // The k-th set tried has weight 1 / (k + 1)^2, so the first gets 63 % of the stage: the right
   // set usually ranks first, and with 1 / (k + 1) (31 %) slack-800-p20-s2's ran out of time there.
   auto weight = [](size_t k) { return 1.0 / static_cast<double>((k + 1) * (k + 1)); };
@@ -291,7 +316,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     if (limits.Expired()) return Outcome::kTimeout;
     const Limits share = ShareOf(limits, weight(k) / weights);
     weights -= weight(k);
-    Impl filled(with(order[k].second));
+    Impl filled(with(picks[order[k].second]));
     filled.glued.push_back(std::move(first_variant[order[k].second]));
     const Outcome r = filled.BothWays(capacity, share, [&](Impl& im, const Limits& l) {
       return im.SearchBlocks(capacity, l, Between::kCautiousStage, &at);
