@@ -191,9 +191,11 @@ std::vector<std::vector<size_t>> LowestPicks(const std::vector<std::vector<int64
   std::vector<std::vector<size_t>> out;
   if (count == 0) return out;
   const std::vector<size_t> first(lists, 0);
-  queue.emplace(sums(first).first, sums(first).second, first, 0);
+  const auto [first_score, first_index] = sums(first);
+  queue.emplace(first_score, first_index, first, 0);
   while (!queue.empty() && out.size() < count) {
-    const auto [score, index, pos, from] = queue.top();
+    const std::vector<size_t> pos = std::get<2>(queue.top());
+    const size_t from = std::get<3>(queue.top());
     queue.pop();
     std::vector<size_t> pick(lists);
     for (size_t l = 0; l < lists; ++l) pick[l] = sorted[l][pos[l]];
