@@ -90,15 +90,7 @@ void PrintText(const OptimizeArgs& a, const graph::OptimizeResult& r) {
 }
 
 int Optimize(const OptimizeArgs& a) {
-  if (a.runtime != "tflm" && a.runtime != "arenaplan") {
-    return ReportError("optimize", InvalidArgument("--for must be tflm or arenaplan, not " + a.runtime));
-  }
-  if (a.format != "text" && a.format != "json")
-    return ReportError("optimize", InvalidArgument("--format must be text or json"));
   if (!(a.max_extra_macs >= 0)) return ReportError("optimize", InvalidArgument("--max-extra-macs must be >= 0"));
-  if (a.kernels != "portable" && a.kernels != "dsp") {
-    return ReportError("optimize", InvalidArgument("--kernels must be portable or dsp, not " + a.kernels));
-  }
   if (a.runtime == "tflm" && a.kernels != "portable") {
     return ReportError("optimize", InvalidArgument("--kernels is for --for arenaplan; stock TFLM's are --target"));
   }
@@ -132,13 +124,15 @@ void RegisterOptimize(CLI::App& root, int& exit_code) {
   cmd->add_option("MODEL", args->model, "a .tflite file")->required();
   cmd->add_option("-o,--output", args->out, "the .tflite to write")->required();
   cmd->add_option("--target", args->target, std::string("TFLM target (default ") + tflm::kDefaultTarget + ")");
-  cmd->add_option("--for", args->runtime, "tflm (standard ops, offline plan; default) or arenaplan (the runtime)");
+  cmd->add_option("--for", args->runtime, "tflm (standard ops, offline plan; default) or arenaplan (the runtime)")
+      ->check(CLI::IsMember({"tflm", "arenaplan"}));
   cmd->add_option("--kernels", args->kernels,
                   "--for arenaplan: the runtime's kernels the arena is measured with: portable (default) or dsp "
-                  "(the Cortex-M DSP-extension kernels and their scratch, as `run --kernels dsp`)");
+                  "(the Cortex-M DSP-extension kernels and their scratch, as `run --kernels dsp`)")
+      ->check(CLI::IsMember({"portable", "dsp"}));
   cmd->add_option("--max-extra-macs", args->max_extra_macs, "extra MACs allowed, percent (default 20)");
   cmd->add_flag("--int8-io", args->int8_io, "let the model take and give int8 where it only quantizes its float I/O");
-  cmd->add_option("--format", args->format, "text (default) or json");
+  cmd->add_option("--format", args->format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   cmd->callback([args, &exit_code] { exit_code = Optimize(*args); });
 }
 

@@ -80,7 +80,7 @@ TEST_F(OptimizeCliTest, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--for", "tvm"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--for must be tflm or arenaplan"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--for: tvm not in {tflm,arenaplan}"), std::string::npos) << r.err;
   r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--max-extra-macs", "-3"});
   EXPECT_EQ(r.exit_code, 2);
   r = RunCli({"optimize", dir_ + "/missing.tflite", "-o", dir_ + "/o.tflite"});
@@ -90,7 +90,10 @@ TEST_F(OptimizeCliTest, BadInputIsOneLineAndExitTwo) {
   EXPECT_NE(r.err.find("--kernels is for --for arenaplan"), std::string::npos) << r.err;
   r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--for", "arenaplan", "--kernels", "neon"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("--kernels must be portable or dsp"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--kernels: neon not in {portable,dsp}"), std::string::npos) << r.err;
+  r = RunCli({"optimize", demo_, "-o", dir_ + "/o.tflite", "--format", "yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--format: yaml not in {text,json}"), std::string::npos) << r.err;
 }
 
 // The arena optimize reports for the runtime is the one `run` then needs with the same kernels:
