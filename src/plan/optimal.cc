@@ -10,6 +10,7 @@
 
 #include "plan/best_fit.h"
 #include "plan/lower_bound.h"
+#include "plan/minimise.h"
 #include "plan/optimal_search.h"
 #include "plan/skyline_search.h"
 #include "plan/window_bound.h"
@@ -18,7 +19,9 @@ namespace arenaplan::plan {
 namespace {
 
 using optimal_internal::DecisionSearch;
+using optimal_internal::kBoundProbeShare;
 using optimal_internal::Limits;
+using optimal_internal::MinimiseHeight;
 using optimal_internal::Outcome;
 using optimal_internal::RefuteByWindows;
 using optimal_internal::SearchFootprint;
@@ -29,8 +32,6 @@ constexpr double kDefaultTimeLimitSeconds = 10.0;
 // How the time limit is shared (fractions of the time remaining when each step starts):
 constexpr double kSeedShare = 0.5;        // the best-fit portfolio that seeds the search
 constexpr double kMinSeedSeconds = 1e-3;  // ... but always time for one variant at least
-constexpr double kBoundProbeShare = 0.4;  // the probe at the lower bound: fast, or hopeless
-constexpr double kProbeShare = 0.5;       // each later bisection probe
 // Decision mode under a capacity above the bound: a plan at the bound is often found much faster
 // than one at the capacity (a perfect packing, where wasted cells refute at once), and sometimes
 // not at all. The bound is tried first: briefly (this share of the time left, capped), or with
@@ -202,34 +203,6 @@ Outcome Probe(Piece& piece, Bytes height, Clock::time_point probe_deadline, cons
   }
   if (clock.heartbeat != nullptr) (*clock.heartbeat)(0);
   return r;
-}
-
-// Smallest height >= floor at which this piece fits, searched over multiples of g up to `limit`
-// (inclusive; the capacity, or unbounded). Keeps proofs (proven_lb) apart from timeouts.
-void Minimise(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Clocked& clock) {
-  if (piece.search == nullptr) return;
-  auto up = [&](Bytes h) { return (h + g - 1) / g * g; };
-  Bytes lo = up(std::max({floor, piece.lb, piece.proven_lb}));
-  // hi: a height known to fit (best found), or limit + g meaning "none yet".
-  auto hi_now = [&]() { return piece.best.empty() ? limit / g * g + g : piece.best_h; };
-  bool first = true;
-  while (lo < hi_now() && !clock.Cancelled()) {
-    const double remaining = clock.remaining();
-    if (remaining <= 0) break;
-    const Bytes hi = hi_now();
-    const Bytes probe = first ? lo : lo + (hi - lo) / g / 2 * g;
-    first = false;
-    const double share = probe == lo && lo == up(std::max(floor, piece.lb)) ? kBoundProbeShare : kProbeShare;
-    const Outcome r = Probe(piece, probe, clock.After(remaining * share), clock);
-    if (r == Outcome::kCancelled) break;
-    if (r != Outcome::kFound) lo = probe + g;  // refuted, or unknown: look higher for a plan
-  }
-  // Spend what is left on proving the best height (the probe just below it), unless another
-  // piece already holds the arena at least this high.
-  if (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h && piece.best_h - g >= piece.lb &&
-      clock.remaining() > 0 && !clock.Cancelled()) {
-    Probe(piece, piece.best_h - g, clock.deadline, clock);
-  }
 }
 
 // Decision at the capacity for a piece without a plan: the bound first (see kQuickProbeShare),
@@ -442,7 +415,10 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   } else {
     Bytes floor = lb;
     for (Piece& p : pieces) {
-      Minimise(p, floor, g, limit, clock);
+      if (p.search != nullptr) {
+        MinimiseHeight(p, floor, g, limit, clock,
+                       [&](Bytes height, Clock::time_point deadline) { return Probe(p, height, deadline, clock); });
+      }
       if (!p.best.empty()) floor = std::max(floor, p.best_h);
       if (p.best.empty() && p.proven_lb > limit) {
         result.lower_bound = std::max(lb, p.proven_lb);  // > capacity: proven
