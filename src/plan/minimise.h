@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 
 #include "plan/search_model.h"
 
@@ -21,22 +20,16 @@ inline constexpr double kProbeShare = 0.5;       // each later bisection probe
 template <class Piece, class ProbeFn>
 void MinimiseHeight(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Limits& clock, ProbeFn&& probe) {
   auto up = [&](Bytes h) { return (h + g - 1) / g * g; };
-  auto remaining = [&] { return std::chrono::duration<double>(clock.deadline - clock.now()).count(); };
-  auto after = [&](double seconds) {
-    return clock.now() + std::chrono::duration_cast<TimePoint::duration>(std::chrono::duration<double>(seconds));
-  };
   Bytes lo = up(std::max({floor, piece.lb, piece.proven_lb}));
   // hi: a height known to fit (best found), or limit + g meaning "none yet".
   auto hi_now = [&]() { return piece.best.empty() ? limit / g * g + g : piece.best_h; };
   bool first = true;
-  while (lo < hi_now() && !clock.Cancelled()) {
-    const double left = remaining();
-    if (left <= 0) break;
+  while (lo < hi_now() && !clock.Cancelled() && !clock.Expired()) {
     const Bytes hi = hi_now();
     const Bytes height = first ? lo : lo + (hi - lo) / g / 2 * g;
     first = false;
     const double share = height == lo && lo == up(std::max(floor, piece.lb)) ? kBoundProbeShare : kProbeShare;
-    const Outcome r = probe(height, after(left * share));
+    const Outcome r = probe(height, ShareOfTimeLeft(clock.now(), clock.deadline, share));
     if (r == Outcome::kCancelled) break;
     if (r != Outcome::kFound) lo = height + g;  // refuted, or unknown: look higher for a plan
   }
@@ -44,7 +37,7 @@ void MinimiseHeight(Piece& piece, Bytes floor, Bytes g, Bytes limit, const Limit
   // piece already holds the arena at least this high. A probe that finds a lower plan instead
   // leaves time over: probe below that one, until a proof, a timeout or the floor.
   while (!piece.best.empty() && piece.best_h > floor && piece.proven_lb < piece.best_h &&
-         piece.best_h - g >= piece.lb && remaining() > 0 && !clock.Cancelled()) {
+         piece.best_h - g >= piece.lb && !clock.Expired() && !clock.Cancelled()) {
     if (probe(piece.best_h - g, clock.deadline) != Outcome::kFound) break;
   }
 }

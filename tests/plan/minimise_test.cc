@@ -27,14 +27,16 @@ struct FakeDecision {
   std::vector<Bytes> probed;
   Outcome operator()(Bytes height, TimePoint deadline) {
     probed.push_back(height);
-    auto spend = [&](milliseconds t) { clock.Add(std::chrono::duration_cast<std::chrono::microseconds>(t).count()); };
+    auto spend = [&](TimePoint::duration t) {
+      clock.Add(std::chrono::duration_cast<std::chrono::microseconds>(t).count());
+    };
     auto found = [&](Bytes h, milliseconds t) {
       spend(t);
       if (h < piece.best_h) piece.best_h = h;
       return Outcome::kFound;
     };
     if (height < 10) {
-      clock.Add(std::chrono::duration_cast<std::chrono::microseconds>(deadline - clock.now()).count());
+      spend(deadline - clock.now());
       return Outcome::kTimeout;
     }
     if (height >= 16 || height < 12) return found(height, milliseconds(1));
