@@ -9,12 +9,15 @@
 //
 // Usage: packing_bench [--limit=SECONDS] [--seeds=K] [--first-seed=S]
 //                      [--only=perfect|slack|headroom|gadget] [--sizes=150,250,...]
-//                      [--pinwheels=0.2,...] [--planner=optimal|best] [--work-time] [--write=DIR]
+//                      [--pinwheels=0.2,...] [--planner=optimal|best] [--work-time] [--threads=1|2]
+//                      [--write=DIR]
 // --pinwheels sets the pinwheel shares: perfect packings get each (default 0, 0.1, 0.5), the other
 // variants the first (default 0.2).
 // --write=DIR also writes each instance as MiniMalloc CSV (DIR/<name>.csv) for `arenaplan solve`.
 // --work-time (optimal): the limit counts search steps (PlannerOptions::work_time), so that the
 // answers and nodes repeat on any machine (the times stay wall times).
+// --threads (PlannerOptions::threads; default: 2 where the machine has two cores): 1 searches the
+// problem and its mirror image in time one after the other, 2 races them.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
   int seeds = 1, first_seed = 0;
   std::string only, planner = "optimal", write_dir;
   bool work_time = false;
+  int threads = 0;
   std::vector<size_t> sizes{150, 250, 350, 450, 600, 800};
   std::vector<double> shares;  // empty: the defaults below
   for (int i = 1; i < argc; ++i) {
@@ -90,6 +94,8 @@ int main(int argc, char** argv) {
       planner = a.substr(10);
     else if (a.rfind("--write=", 0) == 0)
       write_dir = a.substr(8);
+    else if (a.rfind("--threads=", 0) == 0)
+      threads = std::stoi(a.substr(10));
     else if (a == "--work-time")
       work_time = true;
     else {
@@ -131,6 +137,7 @@ int main(int argc, char** argv) {
       po.time_limit_seconds = limit;
       po.minimize = false;
       po.work_time = work_time;
+      po.threads = threads;
       // A timeout returns no result: its nodes are those of the last progress report (every 0.1 s).
       int64_t reported_nodes = 0;
       po.progress = [&reported_nodes](const PlanProgress& p) { reported_nodes = p.nodes; };

@@ -70,6 +70,7 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
   opts.time_limit_seconds = a.work_time ? a.time_limit
                                         : PlannerSeconds(a.time_limit, spent_seconds, cp.problem.buffers.size());
   opts.work_time = a.work_time;
+  opts.threads = a.threads;
   opts.progress = progress;
   opts.minimize = a.minimize || a.capacity == 0;
   auto result = planner->run(cp.problem, opts);

@@ -20,6 +20,7 @@ struct SolveArgs {
   double time_limit = 0;
   bool minimize = false;   // with a capacity: minimise instead of only fitting
   bool work_time = false;  // optimal only: time_limit counts search steps (PlannerOptions::work_time)
+  int threads = 0;         // PlannerOptions::threads (0: 2 where the machine has the cores)
   // Build SolveOutcome::doc. `solve` writing CSV without a report skips it: it costs about 0.2 s
   // at 100k buffers (whole process 0.89-0.95 s against 0.72 s), after the planner's deadline.
   bool document = true;

@@ -311,6 +311,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
   }
   if (g == 0) g = 1;
 
+  const int threads = SearchThreads(options);
   std::vector<Piece> pieces;
   for (auto& idx : TimePartitions(buffers)) {
     Piece p;
@@ -321,7 +322,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     // With fixed buffers the search's bound (which counts them) is the piece's; without, it is
     // the live bytes, and the search is built only once the seed leaves a gap (below).
     if (has_fixed && !p.too_dense && clock.remaining() > 0 && !clock.Cancelled()) {
-      p.search = std::make_unique<DecisionSearch>(p.buffers);
+      p.search = std::make_unique<DecisionSearch>(p.buffers, threads);
       p.lb = p.search->lower_bound();
     } else {
       Problem piece_problem;
@@ -376,7 +377,7 @@ Result<PlanResult> PlanOptimal(const Problem& problem, const PlannerOptions& opt
     // (300k disjoint buffers) building and freeing one per piece took seconds.
     if (p.search == nullptr && !p.too_dense && (p.best.empty() || p.best_h > p.lb) && clock.remaining() > 0 &&
         !clock.Cancelled()) {
-      p.search = std::make_unique<DecisionSearch>(p.buffers);
+      p.search = std::make_unique<DecisionSearch>(p.buffers, threads);
     }
   }
   const Reporter report{options.progress, pieces, start, lb};

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <memory>
 #include <numeric>
+#include <system_error>
+#include <thread>
 
 #include "plan/block_merge.h"
 #include "plan/gravity_search.h"
@@ -119,6 +121,10 @@ struct DecisionSearch::Impl {
   int64_t block_nodes = 0;
   Bytes g = 0;                   // gcd of the sizes
   std::unique_ptr<Impl> mirror;  // the problem mirrored in time (MirroredInTime), built on first use
+  // While the problem and its mirror image race on two threads (DecisionSearch::Decide): each
+  // searches only its own direction, and the mirror's counters are its thread's.
+  bool racing = false;
+  int64_t raced_nodes = 0;  // the mirror's plain nodes of past races
 
   explicit Impl(const std::vector<Buffer>& b) : buffers(b), gravity(b) {
     if (SkylineSearch::Applicable(b)) skyline = std::make_unique<SkylineSearch>(b);
@@ -138,8 +144,19 @@ struct DecisionSearch::Impl {
   Outcome SolveGlued(const std::vector<Block>& blocks, Bytes capacity, const Limits& limits,
                      std::vector<Offset>* offsets);
   void Glue(const Limits& limits);
-  int64_t BlockNodes() const { return block_nodes + (mirror != nullptr ? mirror->block_nodes : 0); }
+  int64_t BlockNodes() const {
+    return block_nodes + raced_nodes + (mirror != nullptr && !racing ? mirror->block_nodes : 0);
+  }
   int64_t PlainNodes() const { return gravity.nodes() + (skyline != nullptr ? skyline->nodes() : 0); }
+  // The block stage where the problem is nearly full, then the restarts.
+  Outcome Pipeline(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+    if (NearlyFull(capacity)) {
+      const Outcome r = BlockStage(capacity, limits, offsets);
+      if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+    }
+    return Restarts(capacity, limits, offsets);
+  }
+  Outcome Race(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets);
   Impl& Mirror() {
     if (mirror == nullptr) mirror = std::make_unique<Impl>(MirroredInTime(buffers));
     return *mirror;
@@ -230,7 +247,7 @@ Outcome DecisionSearch::Impl::BlockStage(Bytes capacity, const Limits& outer, st
 template <typename Stage>
 Outcome DecisionSearch::Impl::BothWays(Bytes capacity, const Limits& limits, const Stage& stage) {
   Glue(limits);
-  if (!Tight(capacity) || !CanMirrorInTime(buffers)) return stage(*this, limits);
+  if (racing || !Tight(capacity) || !CanMirrorInTime(buffers)) return stage(*this, limits);
   const Outcome r = stage(*this, ShareOf(limits, 0.5));
   if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
   if (limits.Expired()) return Outcome::kTimeout;
@@ -321,6 +338,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     const Limits share = ShareOf(limits, weight(k) / weights);
     weights -= weight(k);
     Impl filled(with(picks[order[k].second]));
+    filled.racing = racing;
     filled.glued.push_back(std::move(first_variant[order[k].second]));
     const Outcome r = filled.BothWays(capacity, share, [&](Impl& im, const Limits& l) {
       return im.SearchBlocks(capacity, l, Between::kCautiousStage, &at);
@@ -404,7 +422,47 @@ Outcome DecisionSearch::Impl::Restarts(Bytes capacity, const Limits& limits, std
   }
 }
 
-DecisionSearch::DecisionSearch(const std::vector<Buffer>& buffers) : impl_(std::make_unique<Impl>(buffers)) {}
+// The problem (on this thread) and its mirror image (on a second one) searched at once, each
+// through the whole pipeline in its own direction with the whole time; the first answer (a plan
+// or a proof) stops the other. Sequentially each direction's stage gets half the time.
+Outcome DecisionSearch::Impl::Race(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
+  Impl& m = Mirror();
+  const int64_t mirror_plain = m.PlainNodes();
+  std::atomic<bool> answered{false};
+  Limits mine = limits;
+  mine.answered = &answered;
+  Limits theirs = mine;
+  theirs.heartbeat = nullptr;  // progress is reported from the caller's thread only
+  auto conclusive = [](Outcome r) { return r == Outcome::kFound || r == Outcome::kNotFound; };
+  std::vector<Offset> at;
+  Outcome mirrored = Outcome::kTimeout;
+  racing = m.racing = true;
+  std::thread other;
+  try {
+    other = std::thread([&] {
+      mirrored = m.Pipeline(capacity, theirs, &at);
+      if (conclusive(mirrored)) answered = true;
+    });
+  } catch (const std::system_error&) {  // no thread to be had: one direction after the other
+    racing = m.racing = false;
+    return Pipeline(capacity, limits, offsets);
+  }
+  Outcome r = Pipeline(capacity, mine, offsets);
+  if (conclusive(r)) answered = true;
+  other.join();
+  racing = m.racing = false;
+  raced_nodes += m.PlainNodes() - mirror_plain;
+  if (conclusive(r)) return r;
+  if (conclusive(mirrored)) {
+    *offsets = std::move(at);
+    return mirrored;
+  }
+  if (limits.Cancelled()) return Outcome::kCancelled;
+  return r == Outcome::kBudget && mirrored == Outcome::kBudget ? Outcome::kBudget : Outcome::kTimeout;
+}
+
+DecisionSearch::DecisionSearch(const std::vector<Buffer>& buffers, int threads)
+    : impl_(std::make_unique<Impl>(buffers)), threads_(threads) {}
 DecisionSearch::~DecisionSearch() = default;
 
 Bytes DecisionSearch::lower_bound() const { return impl_->gravity.lower_bound(); }
@@ -415,11 +473,12 @@ int64_t DecisionSearch::nodes() const { return impl_->PlainNodes() + impl_->Bloc
 
 Outcome DecisionSearch::Decide(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   if (capacity < impl_->gravity.lower_bound()) return Outcome::kNotFound;
-  if (impl_->NearlyFull(capacity)) {
-    const Outcome r = impl_->BlockStage(capacity, limits, offsets);
-    if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
+  // Only on the wall clock: on a work clock the two threads' steps would interleave differently
+  // on every run, and the answer must repeat.
+  if (threads_ >= 2 && limits.work == nullptr && impl_->Tight(capacity) && CanMirrorInTime(impl_->buffers)) {
+    return impl_->Race(capacity, limits, offsets);
   }
-  return impl_->Restarts(capacity, limits, offsets);
+  return impl_->Pipeline(capacity, limits, offsets);
 }
 
 }  // namespace arenaplan::plan::optimal_internal

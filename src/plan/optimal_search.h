@@ -7,8 +7,9 @@
 //     of their own (the cautious one first when no area is free, as there is nothing to fill);
 //     then with blocks taken apart again, one at a time and in pairs (take_apart.h). On tight
 //     capacities each step runs on the problem and then on its mirror image in time
-//     (MirroredInTime), half the time each. A plan of the blocks is a plan; a failure there
-//     proves nothing.
+//     (MirroredInTime), half the time each; with two threads on the wall clock the two directions
+//     instead race through the whole portfolio at once, each with all the time, and the first
+//     answer stops the other. A plan of the blocks is a plan; a failure there proves nothing.
 //  2. Restarts on the buffers themselves in rounds with doubling node budgets (from 2n + 64):
 //     each round runs six gravity variants (three static orders, split groups re-ranked or not)
 //     and, on tight problems, three skyline orders (then seeded variants of them). The first complete run decides: a
@@ -25,7 +26,9 @@ namespace arenaplan::plan::optimal_internal {
 class DecisionSearch {
  public:
   // Buffers must be valid (size > 0, first <= last, alignment > 0, fixed offsets aligned, >= 0).
-  explicit DecisionSearch(const std::vector<Buffer>& buffers);
+  // `threads` >= 2: tight decisions on the wall clock race the problem and its mirror image on two
+  // threads (see Decide).
+  explicit DecisionSearch(const std::vector<Buffer>& buffers, int threads = 1);
   ~DecisionSearch();
   DecisionSearch(const DecisionSearch&) = delete;
   DecisionSearch& operator=(const DecisionSearch&) = delete;
@@ -43,6 +46,7 @@ class DecisionSearch {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  int threads_;
 };
 
 }  // namespace arenaplan::plan::optimal_internal

@@ -1,6 +1,7 @@
 #include "plan/planner.h"
 
 #include <algorithm>
+#include <thread>
 
 #include "plan/lower_bound.h"
 
@@ -19,6 +20,11 @@ const char* PlanStatusName(PlanStatus status) {
 double TimeLimitOr(const PlannerOptions& options, double default_seconds) {
   const double s = options.time_limit_seconds > 0 ? options.time_limit_seconds : default_seconds;
   return std::min(s, kMaxTimeLimitSeconds);
+}
+
+int SearchThreads(const PlannerOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return std::thread::hardware_concurrency() >= 2 ? 2 : 1;
 }
 
 PlanResult HeuristicResult(const Problem& problem, Plan plan, std::string planner, double seconds) {

@@ -47,6 +47,11 @@ struct PlannerOptions {
   // takes 1.5-2.7 us in Release here) instead of wall time, so the same problem gets the same plan and
   // answer on any machine, loaded or not, and under sanitizers. The cancel flag still stops it.
   bool work_time = false;
+  // `optimal` (also within `best`): the threads its exact search may use; 0 = 2 where the machine
+  // has two cores or more, else 1. With 2, each decision near a perfect packing searches the
+  // problem and its mirror image in time at once (one direction after the other with 1). Work
+  // time always searches on one thread, so that its answers repeat.
+  int threads = 0;
   // Optional. Called on the planner's thread with each new best plan or bound and, during long
   // searches, about every 100 ms (kProgressInterval); it must be cheap and must not throw.
   ProgressFn progress;
@@ -60,6 +65,8 @@ inline constexpr double kMaxTimeLimitSeconds = 1e7;
 // options.time_limit_seconds, or `default_seconds` when it is not positive; at most
 // kMaxTimeLimitSeconds.
 double TimeLimitOr(const PlannerOptions& options, double default_seconds);
+// options.threads, or what 0 stands for on this machine.
+int SearchThreads(const PlannerOptions& options);
 
 struct PlanResult {
   Plan plan;

@@ -52,9 +52,13 @@ struct Limits {
   const std::atomic<bool>* cancel = nullptr;
   const Heartbeat* heartbeat = nullptr;
   WorkClock* work = nullptr;  // null: the wall clock
+  // Set when the search racing this one (DecisionSearch's other direction in time) has answered:
+  // this one then stops as if cancelled.
+  const std::atomic<bool>* answered = nullptr;
 
   TimePoint now() const { return work != nullptr ? work->now() : std::chrono::steady_clock::now(); }
-  bool Expired() const { return now() >= deadline; }
+  bool Answered() const { return answered != nullptr && answered->load(std::memory_order_relaxed); }
+  bool Expired() const { return Answered() || now() >= deadline; }
   bool Cancelled() const { return cancel != nullptr && cancel->load(std::memory_order_relaxed); }
   // Work outside the searches' nodes, in steps, so that a work clock keeps near the wall clock
   // (no-op on the wall clock).
@@ -94,7 +98,7 @@ class StopCheck {
   Outcome Poll(int64_t nodes) {
     if (limits_.work != nullptr) limits_.work->Tick();
     if ((++ticks_ & 7) != 0) return Outcome::kFound;
-    if (limits_.Cancelled()) return Outcome::kCancelled;
+    if (limits_.Cancelled() || limits_.Answered()) return Outcome::kCancelled;
     const TimePoint wall = std::chrono::steady_clock::now();
     if ((limits_.work != nullptr ? limits_.work->now() : wall) >= limits_.deadline) return Outcome::kTimeout;
     if (limits_.heartbeat != nullptr && wall >= next_beat_) {

@@ -18,6 +18,17 @@ namespace {
 
 using CliTest = DemoModelTest;
 
+// A problem as `solve` reads it (MiniMalloc's columns; upper exclusive).
+std::string ProblemCsv(const plan::Problem& p) {
+  std::string text = "id,lower,upper,size\n";
+  for (size_t k = 0; k < p.buffers.size(); ++k) {
+    const plan::Buffer& b = p.buffers[k];
+    text += "b" + std::to_string(k) + "," + std::to_string(b.first) + "," + std::to_string(b.last + 1) + "," +
+            std::to_string(b.size) + "\n";
+  }
+  return text;
+}
+
 TEST_F(CliTest, PlanJsonFollowsTheContract) {
   for (const char* planner : {"linear", "tflm-greedy", "best-fit", "best"}) {
     SCOPED_TRACE(planner);
@@ -153,14 +164,8 @@ TEST_F(CliTest, SolveUnderWorkTimeRepeatsAndIsOptimalOnly) {
   po.buffers = 400;
   plan::Problem p = plan::MakePackingProblem(po).problem;
   for (size_t k = 0; k < 5; ++k) p.buffers[k * 71].size += plan::kPackingGrid;
-  std::string text = "id,lower,upper,size\n";
-  for (size_t k = 0; k < p.buffers.size(); ++k) {
-    const plan::Buffer& b = p.buffers[k];
-    text += "b" + std::to_string(k) + "," + std::to_string(b.first) + "," + std::to_string(b.last + 1) + "," +
-            std::to_string(b.size) + "\n";
-  }
   const std::string csv = dir_ + "/slack.csv";
-  WriteText(csv, text);
+  WriteText(csv, ProblemCsv(p));
   const std::vector<std::string> args = {"solve", csv, "--planner", "optimal", "--time-limit", "0.2", "--work-time"};
   const CliRun a = RunCli(args), b = RunCli(args);
   ASSERT_EQ(a.exit_code, 0) << a.err;
@@ -173,6 +178,25 @@ TEST_F(CliTest, SolveUnderWorkTimeRepeatsAndIsOptimalOnly) {
   const CliRun best = RunCli({"solve", csv, "--planner", "best", "--work-time"});
   EXPECT_EQ(best.exit_code, 2);
   EXPECT_NE(best.err.find("--work-time applies to --planner optimal only"), std::string::npos) << best.err;
+}
+
+// --threads: one or two threads both fit a perfect packing at its capacity (two race it against its
+// mirror image in time); more than the race's two sides is a usage error.
+TEST_F(CliTest, SolveTakesOneOrTwoThreads) {
+  plan::PackingOptions po;
+  po.buffers = 200;
+  po.pinwheel_share = 0.2;
+  const plan::Problem p = plan::MakePackingProblem(po).problem;
+  const std::string csv = dir_ + "/perfect.csv";
+  WriteText(csv, ProblemCsv(p));
+  const std::string capacity = std::to_string(p.capacity);
+  for (const char* threads : {"1", "2"}) {
+    const CliRun r = RunCli({"solve", csv, "--planner", "optimal", "--capacity", capacity, "--threads", threads});
+    EXPECT_EQ(r.exit_code, 0) << threads << " threads: " << r.err;
+  }
+  const CliRun three = RunCli({"solve", csv, "--threads", "3"});
+  EXPECT_EQ(three.exit_code, 2) << three.err;
+  EXPECT_NE(three.err.find("--threads"), std::string::npos) << three.err;
 }
 
 TEST_F(CliTest, SolveRejectsMalformedCsvNamingTheRow) {
