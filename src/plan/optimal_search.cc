@@ -69,15 +69,25 @@ const int kGlueVariants[] = {
 // rectangle (block_merge.h), then pinwheels. On packing_bench's perfect 800-buffer packings it
 // leaves 1-4 glues the generator's cut did not make, the eager variants 13-20.
 constexpr int kCautiousRules = kStacksWithEvidence | kChainsWithEvidence | kPinwheels;
-// ... and this share of the block stage's time left after the problem's own blocks.
-constexpr double kCautiousShare = 0.3;
-// When glueing the problem's cautious blocks again fails, they are searched plainly (the restarts)
-// for this share of what is left before being taken apart: perfect-800-p20-s14 of packing_bench
-// packs that way in about 1 s, and had no answer in 60 s (glueing its cautious blocks again joins
-// wrongly). Not within a filled problem of the fill stage: there the time went missing
-// (slack-800-p20-s13 failed). Run before the glued searches, it slowed packing_bench's default
-// run from 7.2 s to 10.2 s.
-constexpr double kCautiousRestartsShare = 0.5;
+// How the cautious stage spends its time: `stage`, its share of the block stage's time left after
+// the problem's own blocks; `restarts`, the share of what is left, once glueing its blocks again
+// has failed, for searching them plainly (the restarts) before taking them apart.
+struct CautiousShares {
+  double stage;
+  double restarts;
+};
+// One direction after the other. The restarts: perfect-800-p20-s14 of packing_bench packs that
+// way in about 1 s, and had no answer in 60 s (glueing its cautious blocks again joins wrongly).
+// Not within a filled problem of the fill stage: there the time went missing (slack-800-p20-s13
+// failed). Run before the glued searches, they slowed packing_bench's default run from 7.2 s to
+// 10.2 s.
+constexpr CautiousShares kCautiousShares{0.3, 0.5};
+// The mirror image's side of a race (two threads) leans to the restarts, so that the two sides
+// differ: perfect-800-p20-s16 packs by its mirror image's restarts after 2.5 s of them, -s17 and
+// -p10-s7 by taking cautious blocks apart. With these shares on the mirror's side all three pack
+// within 20 s; with kCautiousShares on both sides -s16 did not, with {0.3, 0.75} on both (or on
+// the mirror's) -p10-s7 did not.
+constexpr CautiousShares kMirrorRacerCautiousShares{0.5, 0.75};
 
 // Glueing's cost in search steps per buffer (measured: about 4 us per buffer per call in
 // Release, a search step about 1 us), charged to a work clock (Limits::Charge).
@@ -124,7 +134,8 @@ struct DecisionSearch::Impl {
   // While the problem and its mirror image race on two threads (DecisionSearch::Decide): each
   // searches only its own direction, and the mirror's counters are its thread's.
   bool racing = false;
-  int64_t raced_nodes = 0;  // the mirror's plain nodes of past races
+  CautiousShares cautious_shares = kCautiousShares;  // kMirrorRacerCautiousShares on a race's mirror side
+  int64_t raced_nodes = 0;                           // the mirror's plain nodes of past races
 
   explicit Impl(const std::vector<Buffer>& b) : buffers(b), gravity(b) {
     if (SkylineSearch::Applicable(b)) skyline = std::make_unique<SkylineSearch>(b);
@@ -259,7 +270,7 @@ Outcome DecisionSearch::Impl::BothWays(Bytes capacity, const Limits& limits, con
 }
 
 // The problem glued cautiously (kCautiousRules) and the blocks then searched as a problem of
-// their own, within kCautiousShare of the time left: glued again by every variant, as glued; then
+// their own, within cautious_shares.stage of the time left: glued again by every variant, as glued; then
 // (`restarts`) plainly, by the restarts of the unglued search; then taken apart. Taking a block
 // apart there frees cautious blocks, not single buffers, so the wrong glue is found among fewer,
 // likelier parts.
@@ -268,8 +279,9 @@ Outcome DecisionSearch::Impl::CautiousStage(Bytes capacity, const Limits& outer,
   if (outer.Expired()) return Outcome::kTimeout;
   const std::vector<Block> blocks = Glued(buffers, kCautiousRules, outer);
   if (blocks.size() == buffers.size()) return Outcome::kBudget;
-  const Limits limits = ShareOf(outer, kCautiousShare);
+  const Limits limits = ShareOf(outer, cautious_shares.stage);
   Impl cautious(BlockBuffers(blocks));
+  cautious.cautious_shares = cautious_shares;
   std::vector<Offset> at;
   const Outcome r = cautious.SearchBlocks(capacity, limits, restarts ? Between::kRestarts : Between::kNothing, &at);
   block_nodes += cautious.BlockNodes();
@@ -339,6 +351,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
     weights -= weight(k);
     Impl filled(with(picks[order[k].second]));
     filled.racing = racing;
+    filled.cautious_shares = cautious_shares;
     filled.glued.push_back(std::move(first_variant[order[k].second]));
     const Outcome r = filled.BothWays(capacity, share, [&](Impl& im, const Limits& l) {
       return im.SearchBlocks(capacity, l, Between::kCautiousStage, &at);
@@ -355,7 +368,7 @@ Outcome DecisionSearch::Impl::FillStage(Bytes capacity, const Limits& limits, st
 
 // A derived problem's blocks (the cautious stage's, a filled one's): every variant as glued, then
 // `between` (a filled problem, a perfect packing when its fillers are right: the cautious stage;
-// the cautious blocks: the plain restarts, kCautiousRestartsShare of the time left, their nodes
+// the cautious blocks: the plain restarts, cautious_shares.restarts of the time left, their nodes
 // counted as block nodes), then taken apart.
 Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits, Between between,
                                            std::vector<Offset>* offsets) {
@@ -369,7 +382,7 @@ Outcome DecisionSearch::Impl::SearchBlocks(Bytes capacity, const Limits& limits,
     if (r != Outcome::kBudget && r != Outcome::kTimeout) return r;
   } else if (between == Between::kRestarts) {
     const int64_t before = PlainNodes();
-    r = Restarts(capacity, ShareOf(limits, kCautiousRestartsShare), offsets);
+    r = Restarts(capacity, ShareOf(limits, cautious_shares.restarts), offsets);
     block_nodes += PlainNodes() - before;
     // A refutation of glued blocks proves nothing about the buffers: they are still taken apart.
     if (r == Outcome::kFound || r == Outcome::kCancelled) return r;
@@ -423,8 +436,9 @@ Outcome DecisionSearch::Impl::Restarts(Bytes capacity, const Limits& limits, std
 }
 
 // The problem (on this thread) and its mirror image (on a second one) searched at once, each
-// through the whole pipeline in its own direction with the whole time; the first answer (a plan
-// or a proof) stops the other. Sequentially each direction's stage gets half the time.
+// through the whole pipeline in its own direction with the whole time, the mirror's side with
+// kMirrorRacerCautiousShares; the first answer (a plan or a proof) stops the other. Sequentially
+// each direction's stage gets half the time.
 Outcome DecisionSearch::Impl::Race(Bytes capacity, const Limits& limits, std::vector<Offset>* offsets) {
   Impl& m = Mirror();
   const int64_t mirror_plain = m.PlainNodes();
@@ -434,9 +448,13 @@ Outcome DecisionSearch::Impl::Race(Bytes capacity, const Limits& limits, std::ve
   Limits theirs = mine;
   theirs.heartbeat = nullptr;  // progress is reported from the caller's thread only
   auto conclusive = [](Outcome r) { return r == Outcome::kFound || r == Outcome::kNotFound; };
+  auto race = [&](bool on) {  // a later sequential decision (a work clock) searches as before
+    racing = m.racing = on;
+    m.cautious_shares = on ? kMirrorRacerCautiousShares : kCautiousShares;
+  };
   std::vector<Offset> at;
   Outcome mirrored = Outcome::kTimeout;
-  racing = m.racing = true;
+  race(true);
   std::thread other;
   try {
     other = std::thread([&] {
@@ -444,13 +462,13 @@ Outcome DecisionSearch::Impl::Race(Bytes capacity, const Limits& limits, std::ve
       if (conclusive(mirrored)) answered = true;
     });
   } catch (const std::system_error&) {  // no thread to be had: one direction after the other
-    racing = m.racing = false;
+    race(false);
     return Pipeline(capacity, limits, offsets);
   }
   Outcome r = Pipeline(capacity, mine, offsets);
   if (conclusive(r)) answered = true;
   other.join();
-  racing = m.racing = false;
+  race(false);
   raced_nodes += m.PlainNodes() - mirror_plain;
   if (conclusive(r)) return r;
   if (conclusive(mirrored)) {
