@@ -2,6 +2,7 @@
 #include "plan/optimal_search.h"
 
 #include <algorithm>
+#include <exception>
 #include <iterator>
 #include <memory>
 #include <numeric>
@@ -454,21 +455,33 @@ Outcome DecisionSearch::Impl::Race(Bytes capacity, const Limits& limits, std::ve
   };
   std::vector<Offset> at;
   Outcome mirrored = Outcome::kTimeout;
+  std::exception_ptr mirror_failed;  // what the second thread threw (std::bad_alloc), thrown here
   race(true);
   std::thread other;
   try {
     other = std::thread([&] {
-      mirrored = m.Pipeline(capacity, theirs, &at);
-      if (conclusive(mirrored)) answered = true;
+      try {
+        mirrored = m.Pipeline(capacity, theirs, &at);
+      } catch (...) { mirror_failed = std::current_exception(); }
+      if (conclusive(mirrored) || mirror_failed) answered = true;
     });
   } catch (const std::system_error&) {  // no thread to be had: one direction after the other
     race(false);
     return Pipeline(capacity, limits, offsets);
   }
-  Outcome r = Pipeline(capacity, mine, offsets);
+  Outcome r = Outcome::kTimeout;
+  try {
+    r = Pipeline(capacity, mine, offsets);
+  } catch (...) {
+    answered = true;
+    other.join();
+    race(false);
+    throw;
+  }
   if (conclusive(r)) answered = true;
   other.join();
   race(false);
+  if (mirror_failed) std::rethrow_exception(mirror_failed);
   raced_nodes += m.PlainNodes() - mirror_plain;
   if (conclusive(r)) return r;
   if (conclusive(mirrored)) {
