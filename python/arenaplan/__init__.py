@@ -214,12 +214,14 @@ def _field(b, name, default=None):
 
 
 def solve(problem: Sequence, planner: str = "best", capacity: int = 0, time_limit: float = 0.0,
-          minimize: bool = False, name: str = "problem", work_time: bool = False) -> Plan:
+          minimize: bool = False, name: str = "problem", work_time: bool = False, threads: int = 0) -> Plan:
     """Plans a generic problem (as `arenaplan solve`): a list of buffers, each a dict or object with
     `size`, `first` and `last` (inclusive steps, as Plan.buffers) or `lower` and `upper` (MiniMalloc's
     half-open lifespan), and optionally `id`, `alignment` and `offset` (a fixed position).
     With work_time (planner "optimal" only), time_limit counts search steps instead of wall time, so
     the same problem gets the same plan on every machine.
+    threads (as `solve --threads`): 2 races each decision near a perfect packing against its mirror
+    image in time, 1 searches one direction after the other; 0 takes 2 where the machine has two cores.
     Returns a Plan whose buffers keep the given order."""
     rows = ["id,lower,upper,size,alignment,offset"]
     for k, b in enumerate(problem):
@@ -241,7 +243,7 @@ def solve(problem: Sequence, planner: str = "best", capacity: int = 0, time_limi
                                            "" if offset is None or offset < 0 else str(int(offset))))
     text = "\n".join(rows) + "\n"
     return Plan._from_document(_call(_core.solve, text, name, planner, int(capacity), float(time_limit), bool(minimize),
-                                             bool(work_time)))
+                                             bool(work_time), int(threads)))
 
 
 def planners() -> List[str]:

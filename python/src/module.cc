@@ -82,7 +82,7 @@ std::string Size(const std::string& path, const std::string& target_name, const 
 }
 
 std::string Solve(const std::string& csv_text, const std::string& name, const std::string& planner, int64_t capacity,
-                  double time_limit, bool minimize, bool work_time) {
+                  double time_limit, bool minimize, bool work_time, int threads) {
   plan::CsvProblem problem = Check(plan::ParseCsv(csv_text, name));
   cli::SolveArgs args;
   args.problem = name;
@@ -91,6 +91,7 @@ std::string Solve(const std::string& csv_text, const std::string& name, const st
   args.time_limit = time_limit;
   args.minimize = minimize;
   args.work_time = work_time;
+  args.threads = threads;
   const cli::SolveOutcome out = Check(cli::SolveProblem(args, problem));
   if (out.infeasible) throw NoSolution(cli::InfeasibleMessage(args, out));
   if (!out.fits) throw NoSolution(cli::OverCapacityMessage(args, out));
@@ -136,7 +137,8 @@ PYBIND11_MODULE(_arenaplan, m) {
   m.def("size", &ap::Size, py::arg("path"), py::arg("target"), py::arg("planner"),
         py::call_guard<py::gil_scoped_release>());
   m.def("solve", &ap::Solve, py::arg("csv"), py::arg("name"), py::arg("planner"), py::arg("capacity"),
-        py::arg("time_limit"), py::arg("minimize"), py::arg("work_time"), py::call_guard<py::gil_scoped_release>());
+        py::arg("time_limit"), py::arg("minimize"), py::arg("work_time"), py::arg("threads"),
+        py::call_guard<py::gil_scoped_release>());
   m.def("render", &ap::Render, py::arg("format"), py::arg("plans"), py::arg("name"));
   m.def("planners", &ap::PlannerNames);
   m.def("targets", &ap::TargetNames);

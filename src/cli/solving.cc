@@ -60,6 +60,10 @@ Result<SolveOutcome> SolveProblem(const SolveArgs& a, plan::CsvProblem& cp, doub
   }
   const Status known = plan::CheckPlannerName(a.planner);
   if (!known.ok()) return known;
+  // The race has two sides: a third thread would have nothing to search.
+  if (a.threads < 0 || a.threads > 2) {
+    return InvalidArgument("--threads must be 0 (as the machine allows), 1 or 2, not " + std::to_string(a.threads));
+  }
   const plan::PlannerEntry* planner = plan::FindPlanner(a.planner);
   if (a.work_time && planner->name != "optimal") {
     return InvalidArgument("--work-time applies to --planner optimal only ('" + planner->name +

@@ -126,11 +126,9 @@ def test_solve_fixed_offsets_and_capacity():
     assert "infeasible" in str(e.value)
 
 
-def test_solve_under_work_time_gives_the_cli_plan(tmp_path):
-    # Counted in search steps, a time-limited optimal search is the same in this process and in
-    # the CLI's, however loaded the machine. The problem: a 1024 x 200 rectangle cut at random into
-    # pieces, five of them grown by one byte, so that the search is still running at its limit.
-    rng = random.Random(7)
+def cut_rectangle(seed, width, steps, depth):
+    """A width x steps rectangle cut at random into pieces (a perfect packing at capacity width)."""
+    rng = random.Random(seed)
     buffers = []
 
     def cut(lo, hi, t0, t1, depth):
@@ -145,7 +143,15 @@ def test_solve_under_work_time_gives_the_cli_plan(tmp_path):
             cut(lo, hi, t0, m, depth - 1)
             cut(lo, hi, m + 1, t1, depth - 1)
 
-    cut(0, 1024, 0, 199, 9)
+    cut(0, width, 0, steps - 1, depth)
+    return buffers
+
+
+def test_solve_under_work_time_gives_the_cli_plan(tmp_path):
+    # Counted in search steps, a time-limited optimal search is the same in this process and in
+    # the CLI's, however loaded the machine. The problem: a 1024 x 200 rectangle cut at random into
+    # pieces, five of them grown by one byte, so that the search is still running at its limit.
+    buffers = cut_rectangle(7, 1024, 200, 9)
     for k in range(5):
         buffers[k * 37]["size"] += 1
     p = arenaplan.solve(buffers, planner="optimal", time_limit=0.2, work_time=True)
@@ -158,6 +164,17 @@ def test_solve_under_work_time_gives_the_cli_plan(tmp_path):
     with pytest.raises(arenaplan.BadInput) as e:
         arenaplan.solve(buffers, planner="best", work_time=True)
     assert "applies to --planner optimal only" in str(e.value)
+
+
+def test_solve_takes_one_or_two_threads():
+    # A perfect packing at its capacity: on one thread, and raced against its mirror image on two.
+    buffers = cut_rectangle(3, 1024, 200, 8)
+    for threads in (1, 2):
+        p = arenaplan.solve(buffers, planner="optimal", capacity=1024, threads=threads)
+        assert p.arena_bytes <= 1024
+    with pytest.raises(arenaplan.BadInput) as e:
+        arenaplan.solve(buffers, threads=3)
+    assert "--threads must be 0" in str(e.value)
 
 
 def test_errors_are_exceptions_with_the_cli_message(tmp_path, demo):
