@@ -18,15 +18,11 @@ namespace {
 
 using CliTest = DemoModelTest;
 
-// A problem as `solve` reads it (MiniMalloc's columns; upper exclusive).
+// A problem as `solve` reads it, every buffer to be placed (plan::WriteCsv with no offsets).
 std::string ProblemCsv(const plan::Problem& p) {
-  std::string text = "id,lower,upper,size\n";
-  for (size_t k = 0; k < p.buffers.size(); ++k) {
-    const plan::Buffer& b = p.buffers[k];
-    text += "b" + std::to_string(k) + "," + std::to_string(b.first) + "," + std::to_string(b.last + 1) + "," +
-            std::to_string(b.size) + "\n";
-  }
-  return text;
+  std::vector<std::string> ids;
+  for (size_t k = 0; k < p.buffers.size(); ++k) ids.push_back("b" + std::to_string(k));
+  return plan::WriteCsv(ids, p, plan::Plan{});
 }
 
 TEST_F(CliTest, PlanJsonFollowsTheContract) {
