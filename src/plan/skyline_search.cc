@@ -58,7 +58,6 @@ constexpr int kMaxConflictLevels = 4096;  // two pools of 4096 sets of 4096 bits
 // (about 320 bytes per level in a Release build; 26,000 levels overflowed 8 MiB on a peak-anchor
 // window of IOPDDL S with 15 % free).
 constexpr int kMaxLevels = 4096;
-constexpr Offset kNoBase = -1;
 
 }  // namespace
 
@@ -89,10 +88,6 @@ struct SkylineSearch::Impl {
   std::vector<uint8_t> rf, rb;       // row sweeps: reachable from the left / to the right end
   std::vector<int> rank;             // per buffer: position in this run's order (0 = first)
   std::vector<Conflict> acc, child;  // per decision level: the node's and its child's conflicts
-  std::vector<int> group;            // hints: per buffer, its group (-1: none) ...
-  std::vector<Offset> group_rel;     // ... and its offset within the group
-  std::vector<Offset> group_base;    // per group: where its first placed member puts it
-  std::vector<int> group_placed;     // per group: members placed
   int level = 0;                     // decisions on the current path
   int conflict_levels = 0;           // levels the pools tell apart (2n + 64, at most 4096)
   bool cut_opened = false;
@@ -200,9 +195,6 @@ void SkylineSearch::Impl::Place(int x, int lo, int hi) {
   const Bytes top = floor_[sb[x]] + size[x];
   level_of[x] = level;
   path.push_back(x);
-  if (!group.empty() && group[x] >= 0 && group_placed[group[x]]++ == 0) {
-    group_base[group[x]] = floor_[sb[x]] - group_rel[x];
-  }
   for (int s = sb[x]; s < se[x]; ++s) {
     log.push_back({s, floor_[s]});
     floor_[s] = top;
@@ -220,7 +212,6 @@ void SkylineSearch::Impl::Place(int x, int lo, int hi) {
 void SkylineSearch::Impl::Unplace(int x, size_t mark) {
   level_of[x] = -1;
   path.pop_back();
-  if (!group.empty() && group[x] >= 0 && --group_placed[group[x]] == 0) group_base[group[x]] = kNoBase;
   for (int s = sb[x]; s < se[x]; ++s) total[s] += size[x];
   ending[se[x]] += size[x];
   starting[sb[x]] += size[x];
@@ -359,16 +350,7 @@ bool SkylineSearch::Impl::Candidates(const Choice& valley, int* chosen) {
       stack.push_back(x);
     }
   }
-  // Hints first: a buffer whose group already has a member placed goes where the group says.
-  const Bytes h = valley.floor;
-  auto fits_hint = [&](int x) {
-    const int grp = group.empty() ? -1 : group[x];
-    return grp >= 0 && group_base[grp] != kNoBase && group_base[grp] + group_rel[x] == h;
-  };
-  std::sort(stack.begin() + begin, stack.end(), [&](int a, int b) {
-    const bool ha = fits_hint(a), hb = fits_hint(b);
-    return ha != hb ? ha : rank[a] < rank[b];
-  });
+  std::sort(stack.begin() + begin, stack.end(), [&](int a, int b) { return rank[a] < rank[b]; });
   return rf[cell] && rb[cell + 1] && Slack(cell) >= g;
 }
 
@@ -556,14 +538,6 @@ bool SkylineSearch::Applicable(const std::vector<Buffer>& buffers) {
 
 SkylineSearch::SkylineSearch(const std::vector<Buffer>& buffers) : impl_(std::make_unique<Impl>(buffers)) {}
 
-void SkylineSearch::SetHints(const std::vector<int>& group, const std::vector<Offset>& relative) {
-  impl_->group = group;
-  impl_->group_rel = relative;
-  int groups = 0;
-  for (int grp : group) groups = std::max(groups, grp + 1);
-  impl_->group_base.assign(groups, kNoBase);
-  impl_->group_placed.assign(groups, 0);
-}
 SkylineSearch::~SkylineSearch() = default;
 
 Outcome SkylineSearch::Run(Bytes capacity, const SkylineOrder& order, int64_t node_budget, const Limits& limits,

@@ -40,9 +40,6 @@ class SkylineSearch {
  public:
   static bool Applicable(const std::vector<Buffer>& buffers);
   explicit SkylineSearch(const std::vector<Buffer>& buffers);
-  // Value-order hints: buffers of one group (group[i] >= 0) are tried first where the group's
-  // first placed member puts them (relative[i] apart). Any hints keep the search complete.
-  void SetHints(const std::vector<int>& group, const std::vector<Offset>& relative);
   ~SkylineSearch();
   SkylineSearch(const SkylineSearch&) = delete;
   SkylineSearch& operator=(const SkylineSearch&) = delete;

@@ -184,7 +184,7 @@ TEST(SkylineSearch, ALongPathOfWastedCellsEndsTheRunNotTheStack) {
   limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   const Outcome r = search.Run(p.capacity, SkylineOrder{}, 0, limits, &off);
   ASSERT_TRUE(r == Outcome::kFound || r == Outcome::kBudget) << static_cast<int>(r);
-  if (r == Outcome::kFound) EXPECT_TRUE(VerifyPlan(p, Plan{off, PlanHeight(p, off)}).ok());
+  if (r == Outcome::kFound) { EXPECT_TRUE(VerifyPlan(p, Plan{off, PlanHeight(p, off)}).ok()); }
 }
 
 }  // namespace
