@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "packing_names.h"
 #include "plan/best.h"
 #include "plan/csv.h"
 #include "plan/lower_bound.h"
@@ -115,16 +116,9 @@ int main(int argc, char** argv) {
   for (const Config& c : DefaultConfigs(sizes, perfect, shares.empty() ? 0.2 : shares[0])) {
     if (!only.empty() && only != PackingVariantName(c.variant)) continue;
     for (int s = first_seed; s < first_seed + seeds; ++s) {
-      PackingOptions o;
-      o.variant = c.variant;
-      o.buffers = c.buffers;
-      o.pinwheel_share = c.pinwheel_share;
-      o.seed = 1000003ull * c.buffers + 101ull * static_cast<uint64_t>(c.pinwheel_share * 100) +
-               7ull * static_cast<uint64_t>(c.variant) + static_cast<uint64_t>(s);
+      const PackingOptions o = arenaplan::bench::PackingBenchOptions(c.variant, c.buffers, c.pinwheel_share, s);
       const PackingInstance inst = MakePackingProblem(o);
-      char name[64];
-      std::snprintf(name, sizeof name, "%s-%zu-p%02d-s%d", PackingVariantName(c.variant), c.buffers,
-                    static_cast<int>(c.pinwheel_share * 100), s);
+      const std::string name = arenaplan::bench::PackingBenchName(o, s);
       if (!write_dir.empty()) {
         std::vector<std::string> ids;
         for (size_t i = 0; i < inst.problem.buffers.size(); ++i) ids.push_back(std::to_string(i));
@@ -161,7 +155,7 @@ int main(int argc, char** argv) {
       solved += ok;
       ++total;
       sum_time += took;
-      std::printf("%-22s %-8s %7zu %6.0f %5d %5d %9lld %-11s %-10s %8.3f %12lld %s\n", name,
+      std::printf("%-22s %-8s %7zu %6.0f %5d %5d %9lld %-11s %-10s %8.3f %12lld %s\n", name.c_str(),
                   PackingVariantName(c.variant), inst.problem.buffers.size(), c.pinwheel_share * 100,
                   inst.guillotine_cuts, inst.pinwheel_cuts, static_cast<long long>(LiveBytesLowerBound(inst.problem)),
                   inst.feasible ? "fits" : "infeasible", answer.c_str(), took,

@@ -55,21 +55,6 @@ constexpr double kFillStageShare = 0.75;
 // the answer, on slack packings their searches are slow (about 3 s on packing_bench's slack-800).
 constexpr double kOwnBlocksShare = 0.1;
 
-// The block stage's glueing variants (each glues some coincidental pairs the others avoid;
-// measured on the packing benchmark, each solves instances the others do not), searched in this
-// order.
-const int kGlueVariants[] = {
-    kStacks | kChainPairs | kPinwheels | kChainsAfterStacks,
-    kStacks | kChainPairs | kPinwheels,
-    kStacks | kChainsWithEvidence | kPinwheels,
-    kStacks | kChainPairs | kPinwheels | kStacksFirst,
-    kChainsWithEvidence | kPinwheels,
-};
-
-// The cautious stage's glueing: stacks and chains only where another block confirms the
-// rectangle (block_merge.h), then pinwheels. On packing_bench's perfect 800-buffer packings it
-// leaves 1-4 glues the generator's cut did not make, the eager variants 13-20.
-constexpr int kCautiousRules = kStacksWithEvidence | kChainsWithEvidence | kPinwheels;
 // How the cautious stage spends its time: `stage`, its share of the block stage's time left after
 // the problem's own blocks; `restarts`, the share of what is left, once glueing its blocks again
 // has failed, for searching them plainly (the restarts) before taking them apart.
