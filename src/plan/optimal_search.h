@@ -38,7 +38,7 @@ inline constexpr int kGlueVariants[] = {
 // The cautious stage's glueing: stacks and chains only where another block confirms the
 // rectangle, then pinwheels. Measured by glue_probe_bench on packing_bench's perfect 800-buffer
 // packings (0, 10 and 20 % pinwheels, 40 seeds): 323-576 blocks, 0-6 of them not a rectangle of the
-// generator's packing; the eager variants then glue those blocks into 80-130, 0-25 of them off.
+// generator's packing; the eager variants then glue those blocks into 1-129, 0-25 of them off.
 inline constexpr int kCautiousRules = kStacksWithEvidence | kChainsWithEvidence | kPinwheels;
 
 class DecisionSearch {
