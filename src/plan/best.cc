@@ -206,6 +206,7 @@ Result<PlanResult> PlanBest(const Problem& problem, const PlannerOptions& option
   if (best->plan.height <= bound) best->status = PlanStatus::kOptimal;
   if (proven_infeasible) best->status = PlanStatus::kInfeasible;  // the plan shown exceeds the capacity
   best->nodes = nodes;
+  best->verified = true;  // each entry's plan when it came, each repair's in KeepIfLower
   const std::chrono::duration<double> took = Clock::now() - start;
   best->seconds = took.count();
   return std::move(*best);

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "plan/optimal.h"
 #include "plan/packing_problem.h"
+#include "plan/verify.h"
 
 namespace arenaplan::plan {
 namespace {
@@ -31,6 +33,26 @@ TEST(Best, StopsAtACapacityProvenTooSmall) {
     EXPECT_NE(s, "target-sweep");
     EXPECT_NE(s, "peak-repair");
   }
+}
+
+// `best` verifies every plan it keeps, and says so (solve then does not verify it again); the
+// exact search alone does not.
+TEST(Best, SaysItVerifiedItsPlan) {
+  PackingOptions o;
+  o.buffers = 150;
+  o.variant = PackingVariant::kSlack;
+  Problem p = MakePackingProblem(o).problem;
+  p.capacity = 0;
+  PlannerOptions po;
+  po.time_limit_seconds = 1;
+  auto r = PlanBest(p, po);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->verified);
+  EXPECT_TRUE(VerifyPlan(p, r->plan).ok());
+  po.work_time = true;
+  auto exact = PlanOptimal(p, po);
+  ASSERT_TRUE(exact.ok()) << exact.status().ToString();
+  EXPECT_FALSE(exact->verified);
 }
 
 }  // namespace
