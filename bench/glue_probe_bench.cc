@@ -1,8 +1,8 @@
 // Diagnostic: how right the block stage's glueings (plan/block_merge.h) are on packing_bench's
 // instances, measured against the generator's own packing. A block is "off" when its members do
 // not tile one rectangle of that packing (their addresses there span more than the block's
-// height): another packing might still agree with it, but on the perfect packings every search
-// that found a plan of blocks did so with few off blocks. Each row is one glueing of the problem
+// height). Another packing might still agree with an off block, so the off blocks bound the glues
+// that no packing agrees with from above. Each row is one glueing of the problem
 // (forward, or mirrored in time as the block stage also searches it): the cautious one, each eager
 // variant in the order the block stage searches them, and each eager variant applied again to
 // the cautious blocks (as the cautious stage does). Shows where the wrong glues come from.
