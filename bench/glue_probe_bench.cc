@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "packing_names.h"
 #include "plan/block_merge.h"
 #include "plan/optimal_search.h"
 #include "plan/packing_problem.h"
@@ -81,7 +80,7 @@ int main(int argc, char** argv) {
               "off", "off_members");
   for (int a = 1; a < argc; ++a) {
     const std::string name = argv[a];
-    const std::optional<PackingOptions> o = arenaplan::bench::ParsePackingBenchName(name);
+    const std::optional<PackingOptions> o = ParsePackingBenchName(name);
     if (!o || o->variant == PackingVariant::kGadget) {
       std::fprintf(stderr, "glue_probe_bench: %s is not a feasible instance's name (perfect-800-p20-s19)\n",
                    name.c_str());

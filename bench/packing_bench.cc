@@ -26,7 +26,6 @@
 #include <string>
 #include <vector>
 
-#include "packing_names.h"
 #include "plan/best.h"
 #include "plan/csv.h"
 #include "plan/lower_bound.h"
@@ -116,9 +115,9 @@ int main(int argc, char** argv) {
   for (const Config& c : DefaultConfigs(sizes, perfect, shares.empty() ? 0.2 : shares[0])) {
     if (!only.empty() && only != PackingVariantName(c.variant)) continue;
     for (int s = first_seed; s < first_seed + seeds; ++s) {
-      const PackingOptions o = arenaplan::bench::PackingBenchOptions(c.variant, c.buffers, c.pinwheel_share, s);
+      const PackingOptions o = PackingBenchOptions(c.variant, c.buffers, c.pinwheel_share, s);
       const PackingInstance inst = MakePackingProblem(o);
-      const std::string name = arenaplan::bench::PackingBenchName(o, s);
+      const std::string name = PackingBenchName(o, s);
       if (!write_dir.empty()) {
         std::vector<std::string> ids;
         for (size_t i = 0; i < inst.problem.buffers.size(); ++i) ids.push_back(std::to_string(i));

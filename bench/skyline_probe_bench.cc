@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "packing_names.h"
 #include "plan/packing_problem.h"
 #include "plan/skyline_search.h"
 #include "plan/verify.h"
@@ -36,7 +35,7 @@ int main(int argc, char** argv) {
     }
   }
   for (const std::string& name : names) {
-    const std::optional<PackingOptions> o = arenaplan::bench::ParsePackingBenchName(name);
+    const std::optional<PackingOptions> o = ParsePackingBenchName(name);
     if (!o) {
       std::fprintf(stderr, "skyline_probe_bench: %s is not an instance name (perfect-800-p20-s19)\n", name.c_str());
       return 2;

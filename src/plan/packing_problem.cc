@@ -1,7 +1,9 @@
 #include "plan/packing_problem.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <random>
+#include <string>
 
 namespace arenaplan::plan {
 namespace {
@@ -223,6 +225,36 @@ PackingInstance MakePackingProblem(const PackingOptions& options) {
   out.window_first = Step{cutter.window_lo} * kPackingGrid;
   out.window_last = Step{cutter.window_hi} * kPackingGrid - 1;
   return out;
+}
+
+PackingOptions PackingBenchOptions(PackingVariant variant, size_t buffers, double pinwheel_share, int seed) {
+  PackingOptions o;
+  o.variant = variant;
+  o.buffers = buffers;
+  o.pinwheel_share = pinwheel_share;
+  o.seed = 1000003ull * buffers + 101ull * static_cast<uint64_t>(pinwheel_share * 100) +
+           7ull * static_cast<uint64_t>(variant) + static_cast<uint64_t>(seed);
+  return o;
+}
+
+std::string PackingBenchName(const PackingOptions& options, int seed) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s-%zu-p%02d-s%d", PackingVariantName(options.variant), options.buffers,
+                static_cast<int>(options.pinwheel_share * 100), seed);
+  return name;
+}
+
+std::optional<PackingOptions> ParsePackingBenchName(const std::string& name) {
+  char variant[16];
+  unsigned buffers = 0;
+  int pin = 0, seed = 0, used = 0;
+  const int got = std::sscanf(name.c_str(), "%15[a-z]-%u-p%d%n-s%d%n", variant, &buffers, &pin, &used, &seed, &used);
+  if (got < 3 || static_cast<size_t>(used) != name.size() || pin < 0 || pin > 100 || seed < 0) return std::nullopt;
+  for (PackingVariant v :
+       {PackingVariant::kPerfect, PackingVariant::kSlack, PackingVariant::kHeadroom, PackingVariant::kGadget}) {
+    if (std::string(variant) == PackingVariantName(v)) return PackingBenchOptions(v, buffers, pin / 100.0, seed);
+  }
+  return std::nullopt;
 }
 
 }  // namespace arenaplan::plan

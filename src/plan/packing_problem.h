@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,5 +57,16 @@ inline constexpr Bytes kPackingSide = Bytes{1} << 20;
 inline constexpr Bytes kPackingGrid = 1024;
 
 PackingInstance MakePackingProblem(const PackingOptions& options);
+
+// packing_bench's instances by name, <variant>-<buffers>-p<pinwheel %>-s<seed>
+// (perfect-800-p20-s19), so that its tables, the probes and the tests name the same instances.
+// Seed k of a (variant, buffers, pinwheel share) class: the generator's seed is
+// 1000003 buffers + 101 pinwheel % + 7 variant + k. Seeds of different variants overlap (perfect
+// s(k + 21) is headroom s(k)); kept, as the README's seed tables rely on it.
+PackingOptions PackingBenchOptions(PackingVariant variant, size_t buffers, double pinwheel_share, int seed);
+std::string PackingBenchName(const PackingOptions& options, int seed);
+// The options of a name as PackingBenchName writes it ("-s<seed>" may be left out: seed 0);
+// nothing for anything else.
+std::optional<PackingOptions> ParsePackingBenchName(const std::string& name);
 
 }  // namespace arenaplan::plan

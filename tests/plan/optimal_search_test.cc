@@ -46,9 +46,8 @@ void ExpectPlan(const Problem& p, std::vector<Offset> offsets, const std::string
 // follows the other), and smaller perfect packings: whichever thread wins, a plan of the problem.
 TEST(DecisionRaceTest, RacedDecisionsAtAPerfectPackingGiveItsPlans) {
   std::vector<Problem> problems;
-  for (auto [pin, seed] : {std::pair{50, 0}, std::pair{10, 11}}) {
-    problems.push_back(
-        MakePacking(PackingVariant::kPerfect, 450, pin / 100.0, 1000003ull * 450 + 101ull * pin + seed).problem);
+  for (const char* name : {"perfect-450-p50-s0", "perfect-450-p10-s11"}) {
+    problems.push_back(MakePackingProblem(*ParsePackingBenchName(name)).problem);
   }
   for (uint64_t seed = 0; seed < 4; ++seed)
     problems.push_back(MakePacking(PackingVariant::kPerfect, 150, 0.2, seed).problem);
@@ -94,7 +93,7 @@ TEST(DecisionRaceTest, RacedGadgetPackingsAreProvenInfeasible) {
 // set by another thread while both search (packing_bench's perfect-800-p20-s19, which has no answer
 // in 20 s).
 TEST(DecisionRaceTest, CancelStopsBothDirections) {
-  const Problem p = MakePacking(PackingVariant::kPerfect, 800, 0.2, 1000003ull * 800 + 101ull * 20 + 19).problem;
+  const Problem p = MakePackingProblem(*ParsePackingBenchName("perfect-800-p20-s19")).problem;
   {
     std::atomic<bool> cancel{true};
     DecisionSearch search(p.buffers, 2);

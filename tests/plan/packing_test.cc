@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <utility>
 
 #include "plan/lower_bound.h"
@@ -36,8 +37,27 @@ void ExpectFits(const Problem& p, double seconds = 120) {
 
 // packing_bench's slack instance of `buffers` buffers, seed `seed`.
 Problem BenchSlack(size_t buffers, uint64_t seed = 0) {
-  return MakePacking(PackingVariant::kSlack, buffers, 0.2, 1000003ull * buffers + 101ull * 20 + 7ull * 1 + seed)
-      .problem;
+  return MakePackingProblem(PackingBenchOptions(PackingVariant::kSlack, buffers, 0.2, static_cast<int>(seed))).problem;
+}
+
+// packing_bench's names stand for fixed generator seeds: the README's tables and the tests below
+// name instances that way, so the formula must not move.
+TEST(Packing, BenchNamesStandForFixedSeeds) {
+  const std::optional<PackingOptions> slack = ParsePackingBenchName("slack-800-p20-s9");
+  ASSERT_TRUE(slack.has_value());
+  EXPECT_EQ(slack->variant, PackingVariant::kSlack);
+  EXPECT_EQ(slack->buffers, 800u);
+  EXPECT_DOUBLE_EQ(slack->pinwheel_share, 0.2);
+  EXPECT_EQ(slack->seed, 1000003ull * 800 + 101ull * 20 + 7ull * 1 + 9);
+  EXPECT_EQ(PackingBenchName(*slack, 9), "slack-800-p20-s9");
+  const std::optional<PackingOptions> seedless = ParsePackingBenchName("headroom-150-p05");
+  ASSERT_TRUE(seedless.has_value());
+  EXPECT_EQ(seedless->seed, 1000003ull * 150 + 101ull * 5 + 7ull * 3);
+  EXPECT_EQ(PackingBenchName(*seedless, 0), "headroom-150-p05-s0");
+  for (const char* bad : {"", "perfect", "perfect-800", "perfect-800-p20-", "perfect-800-p20-s1x", "pretty-800-p20-s1",
+                          "perfect-800-p101-s0", "perfect-800-p20-s-1"}) {
+    EXPECT_FALSE(ParsePackingBenchName(bad).has_value()) << bad;
+  }
 }
 
 TEST(Packing, TheConstructionIsAPerfectPackingOfTheSquare) {
@@ -91,7 +111,7 @@ TEST(Packing, SlackPackingWhoseFilledProblemNeedsCautiousGlueFits) { ExpectFits(
 // cautiously first (stacks and chains only where a neighbour confirms them), then eagerly, the
 // blocks pack in about a second (Release).
 TEST(Packing, PerfectPackingWithCoincidentalGroupsFits) {
-  ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.1, 1000003ull * 800 + 101ull * 10 + 2).problem);
+  ExpectFits(MakePackingProblem(*ParsePackingBenchName("perfect-800-p10-s2")).problem);
 }
 
 // packing_bench's perfect-800-p20-s14: glueing its cautious blocks again (every eager variant)
@@ -99,14 +119,14 @@ TEST(Packing, PerfectPackingWithCoincidentalGroupsFits) {
 // of Release). Its cautious blocks searched as they are, by the plain restarts, pack in about a
 // second.
 TEST(Packing, PerfectPackingWhoseCautiousBlocksPackAsTheyAreFits) {
-  ExpectFits(MakePacking(PackingVariant::kPerfect, 800, 0.2, 1000003ull * 800 + 101ull * 20 + 14).problem);
+  ExpectFits(MakePackingProblem(*ParsePackingBenchName("perfect-800-p20-s14")).problem);
 }
 
 // packing_bench's perfect-450-p50-s0 and -p10-s11: in Release their plans come from the block
 // stage's mirror image (time reversed), whose offsets must be a plan of the problem as given.
 TEST(Packing, PlansFoundOnTheMirrorImageFit) {
-  for (auto [pin, seed] : {std::pair{50, 0}, std::pair{10, 11}}) {
-    ExpectFits(MakePacking(PackingVariant::kPerfect, 450, pin / 100.0, 1000003ull * 450 + 101ull * pin + seed).problem);
+  for (const char* name : {"perfect-450-p50-s0", "perfect-450-p10-s11"}) {
+    ExpectFits(MakePackingProblem(*ParsePackingBenchName(name)).problem);
   }
 }
 
@@ -114,7 +134,7 @@ TEST(Packing, PlansFoundOnTheMirrorImageFit) {
 // (wasting cells, without end) after 0.25 s at the bound, and had no answer in 20 s on this one
 // (Release; the bound is now tried first and the plan comes in 0.3 s).
 TEST(Packing, PerfectPackingUnderHeadroomFits) {
-  const PackingInstance perfect = MakePacking(PackingVariant::kPerfect, 450, 0.5, 1000003ull * 450 + 101ull * 50);
+  const PackingInstance perfect = MakePackingProblem(*ParsePackingBenchName("perfect-450-p50-s0"));
   Problem p = perfect.problem;
   p.capacity += 20 * kPackingGrid;
   ExpectFits(p, 20);
