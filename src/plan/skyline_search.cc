@@ -88,8 +88,11 @@ struct SkylineSearch::Impl {
   std::vector<uint8_t> rf, rb;       // row sweeps: reachable from the left / to the right end
   std::vector<int> rank;             // per buffer: position in this run's order (0 = first)
   std::vector<Conflict> acc, child;  // per decision level: the node's and its child's conflicts
-  int level = 0;                     // decisions on the current path
-  int conflict_levels = 0;           // levels the pools tell apart (2n + 64, at most 4096)
+  SkylineCell cell_rule = SkylineCell::kLowestValley;
+  std::vector<Choice> valleys;  // every valley of the last Analyse (kept only under the kFewest rules)
+  std::vector<int> cover;       // per section: alternatives covering its cell (as differences)
+  int level = 0;                // decisions on the current path
+  int conflict_levels = 0;      // levels the pools tell apart (2n + 64, at most 4096)
   bool cut_opened = false;
   int64_t run_nodes = 0, budget = 0, total_nodes = 0;
   StopCheck clock;
@@ -111,6 +114,8 @@ struct SkylineSearch::Impl {
   bool RowCoverable(int l, int a, int b, int r);
   int BestPiece(const Choice& c);
   bool Candidates(const Choice& c, int* cell);
+  int FewestAlternatives(const Choice& valley, int* count);
+  int ChooseCell(Choice* c);
   void RankBuffers(const SkylineOrder& o);
   bool Branch(int lo, int hi, const Choice& c, int cell, size_t begin, bool waste, Conflict* conflict);
   bool Dfs(int lo, int hi, Conflict* conflict);
@@ -270,6 +275,7 @@ bool SkylineSearch::Impl::StepOk(int t, int lo, int hi) const {
 // sections it looked at); otherwise *choice is the lowest valley (walls on both sides).
 bool SkylineSearch::Impl::Analyse(int lo, int hi, Choice* choice, int* fail_lo, int* fail_hi) {
   *choice = Choice{};
+  valleys.clear();
   for (int a = lo; a < hi;) {
     if (!Open(a)) {
       ++a;
@@ -286,7 +292,10 @@ bool SkylineSearch::Impl::Analyse(int lo, int hi, Choice* choice, int* fail_lo, 
       *fail_hi = r;
       return false;
     }
-    if (l == a && r == b && (choice->section < 0 || h < choice->floor)) *choice = Choice{a, a, b, h};
+    if (l == a && r == b) {
+      if (cell_rule != SkylineCell::kLowestValley) valleys.push_back(Choice{a, a, b, h});
+      if (choice->section < 0 || h < choice->floor) *choice = Choice{a, a, b, h};
+    }
     a = b + 1;
   }
   return true;
@@ -332,14 +341,55 @@ int SkylineSearch::Impl::BestPiece(const Choice& c) {
   return best;
 }
 
-// Branching cell: in the chosen valley, the first cell of its best-ranked piece. Pushes, in rank
-// order, the buffers that may cover it: unplaced, span inside the valley and containing the cell,
-// on some covering of the row, next of their identical class. Returns whether wasting the cell
-// lies on some covering.
+// The cell of `valley` that the fewest alternatives cover (buffers on some covering of its row, next
+// of their identical class, and wasting it), and that number: one is a forced move.
+int SkylineSearch::Impl::FewestAlternatives(const Choice& valley, int* count) {
+  BestPiece(valley);
+  const int a = valley.a, b = valley.b;
+  std::fill(cover.begin() + a, cover.begin() + b + 2, 0);
+  for (int t = a; t <= b; ++t) {
+    if (!rf[t]) continue;
+    if (rb[t + 1] && Slack(t) >= g) ++cover[t], --cover[t + 1];
+    for (int k = start_at[t]; k < start_at[t + 1]; ++k) {
+      const int x = starts[k];
+      if (placed(x) || se[x] > b + 1 || !rb[se[x]] || cls_members[cls_next[cls[x]]] != x) continue;
+      ++cover[t], --cover[se[x]];
+    }
+  }
+  int cell = a, covering = 0;
+  *count = -1;
+  for (int t = a; t <= b; ++t) {
+    covering += cover[t];
+    if (*count < 0 || covering < *count) *count = covering, cell = t;
+  }
+  return cell;
+}
+
+// The branching cell under the run's rule (-1: the lowest valley's usual cell); *c becomes its valley.
+int SkylineSearch::Impl::ChooseCell(Choice* c) {
+  if (cell_rule == SkylineCell::kLowestValley) return -1;
+  if (cell_rule == SkylineCell::kFewestElseLowest && valleys.size() < 2) return -1;
+  int fewest = -1, lowest = -1, cell = -1;
+  Choice pick = *c;
+  for (const Choice& v : valleys) {
+    int k = 0;
+    const int at = FewestAlternatives(v, &k);
+    if (v.a == c->a) lowest = k;
+    if (fewest < 0 || k < fewest || (k == fewest && v.floor < pick.floor)) fewest = k, pick = v, cell = at;
+  }
+  if (cell_rule == SkylineCell::kFewestElseLowest && lowest == fewest) return -1;
+  *c = pick;
+  return cell;
+}
+
+// Branching cell: *chosen, or where it is -1, the first cell of the valley's best-ranked piece.
+// Pushes, in rank order, the buffers that may cover it: unplaced, span inside the valley and
+// containing the cell, on some covering of the row, next of their identical class. Returns whether
+// wasting the cell lies on some covering.
 bool SkylineSearch::Impl::Candidates(const Choice& valley, int* chosen) {
   const int best = BestPiece(valley);
-  const int cell = best >= 0 ? sb[best] : valley.a;
-  *chosen = cell;
+  if (*chosen < 0) *chosen = best >= 0 ? sb[best] : valley.a;
+  const int cell = *chosen;
   const size_t begin = stack.size();
   for (int t = valley.a; t <= cell; ++t) {
     if (!rf[t]) continue;
@@ -462,7 +512,7 @@ bool SkylineSearch::Impl::Dfs(int lo, int hi, Conflict* conflict) {
   }
   if (c.section < 0) return true;  // no open section left (a lowest open run is always a valley)
   const size_t begin = stack.size();
-  int cell = 0;
+  int cell = ChooseCell(&c);
   const bool waste = Candidates(c, &cell);
   const bool found = Branch(lo, hi, c, cell, begin, waste, conflict);
   stack.resize(begin);
@@ -492,6 +542,8 @@ Outcome SkylineSearch::Impl::Run(Bytes cap, const SkylineOrder& ord, int64_t nod
   run_nodes = 0;
   out = offsets;
   RankBuffers(ord);
+  cell_rule = ord.cell;
+  cover.assign(num_sections + 2, 0);
   for (size_t c = 0; c + 1 < cls_start.size(); ++c) {  // identical buffers follow the run's order
     std::sort(cls_members.begin() + cls_start[c], cls_members.begin() + cls_start[c + 1],
               [&](int a, int b) { return rank[a] < rank[b]; });

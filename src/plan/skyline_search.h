@@ -9,6 +9,8 @@
 // run — or the cell (s1, [f, f + g)) stays empty. The search branches on exactly these: which
 // buffer starts there, else waste one cell (allowed only while the section's slack, capacity minus
 // floor minus unplaced load, is at least g; with zero slack waste refutes the branch at once).
+// Every other valley is such a choice too: the order's cell rule may branch on the cell, in any
+// valley, that the fewest alternatives can cover (fail first: one alternative is a forced move).
 // Pruning:
 //  * valleys: a run of equal floors with higher (or finished) sections on both sides must have
 //    its bottom row tiled exactly by unplaced buffers whose spans lie inside it (or by waste where
@@ -30,10 +32,19 @@
 
 namespace arenaplan::plan::optimal_internal {
 
+// Where a run branches. Every valley's row must be covered, so any of its cells is a complete
+// branching point; the rules differ in which one.
+enum class SkylineCell {
+  kLowestValley,      // the lowest valley's cell where its best-ranked piece begins
+  kFewest,            // the cell of any valley with the fewest alternatives (ties: the lower valley)
+  kFewestElseLowest,  // kFewest, unless the lowest valley has a cell with as few: then kLowestValley
+};
+
 // How one run orders and chooses.
 struct SkylineOrder {
   std::string keys = "WAZ";  // static rank: descending by each key in turn (see RankBuffers)
   uint32_t seed = 0;         // != 0: a random nearby order
+  SkylineCell cell = SkylineCell::kLowestValley;
 };
 
 class SkylineSearch {

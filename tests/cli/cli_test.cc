@@ -157,9 +157,10 @@ TEST_F(CliTest, SolveUnderWorkTimeRepeatsAndIsOptimalOnly) {
   // A perfect packing with five pieces grown by a grid step: the bound is out of reach and the
   // minimising search is still running when its limit comes.
   plan::PackingOptions po;
-  po.buffers = 400;
+  po.buffers = 800;
+  po.pinwheel_share = 0.2;
   plan::Problem p = plan::MakePackingProblem(po).problem;
-  for (size_t k = 0; k < 5; ++k) p.buffers[k * 71].size += plan::kPackingGrid;
+  for (size_t k = 0; k < 5; ++k) p.buffers[k * 151].size += plan::kPackingGrid;
   const std::string csv = dir_ + "/slack.csv";
   WriteText(csv, ProblemCsv(p));
   const std::vector<std::string> args = {"solve", csv, "--planner", "optimal", "--time-limit", "0.2", "--work-time"};

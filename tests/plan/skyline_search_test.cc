@@ -90,7 +90,7 @@ std::string Dump(const std::vector<Buffer>& bs) {
   return s;
 }
 
-// Three of the portfolio's orders must agree with the brute force.
+// Three of the portfolio's orders, each under every cell rule, must agree with the brute force.
 void ExpectAgrees(const std::vector<Buffer>& bs, Bytes capacity, const std::string& what) {
   SCOPED_TRACE(what + " capacity " + std::to_string(capacity) + ": " + Dump(bs));
   if (bs.empty() || !SkylineSearch::Applicable(bs)) return;
@@ -98,9 +98,11 @@ void ExpectAgrees(const std::vector<Buffer>& bs, Bytes capacity, const std::stri
   const bool fits = brute.Run();
   SkylineSearch sky(bs);
   for (const char* keys : {"WAZ", "OWA", "CWA"}) {
-    {
+    for (const SkylineCell cell : {SkylineCell::kLowestValley, SkylineCell::kFewest, SkylineCell::kFewestElseLowest}) {
+      SCOPED_TRACE("cell rule " + std::to_string(static_cast<int>(cell)));
       SkylineOrder o;
       o.keys = keys;
+      o.cell = cell;
       Limits limits;
       limits.deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
       std::vector<Offset> off;
