@@ -369,15 +369,19 @@ int SkylineSearch::Impl::FewestAlternatives(const Choice& valley, int* count) {
 int SkylineSearch::Impl::ChooseCell(Choice* c) {
   if (cell_rule == SkylineCell::kLowestValley) return -1;
   if (cell_rule == SkylineCell::kFewestElseLowest && valleys.size() < 2) return -1;
-  int fewest = -1, lowest = -1, cell = -1;
+  // Lowest first (*c leads: Analyse keeps the first of equal floors), so that the first valley with
+  // the fewest wins ties, and a forced move (one alternative; a coverable row has at least one)
+  // ends the scan.
+  std::stable_sort(valleys.begin(), valleys.end(), [](const Choice& x, const Choice& y) { return x.floor < y.floor; });
+  int fewest = -1, cell = -1;
   Choice pick = *c;
   for (const Choice& v : valleys) {
     int k = 0;
     const int at = FewestAlternatives(v, &k);
-    if (v.a == c->a) lowest = k;
-    if (fewest < 0 || k < fewest || (k == fewest && v.floor < pick.floor)) fewest = k, pick = v, cell = at;
+    if (fewest < 0 || k < fewest) fewest = k, pick = v, cell = at;
+    if (fewest <= 1) break;
   }
-  if (cell_rule == SkylineCell::kFewestElseLowest && lowest == fewest) return -1;
+  if (cell_rule == SkylineCell::kFewestElseLowest && pick.a == c->a) return -1;
   *c = pick;
   return cell;
 }
