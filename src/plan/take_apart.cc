@@ -1,6 +1,7 @@
 #include "plan/take_apart.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <utility>
 
 #include "plan/skyline_search.h"
@@ -32,11 +33,17 @@ struct Prober {
 
   // One skyline run with the blocks in `apart` taken apart into their members. kNotFound refutes
   // this glueing, never the buffers.
-  Outcome Run(const std::vector<size_t>& apart, int64_t budget, int64_t* nodes) {
+  Outcome Run(const std::vector<size_t>& apart, int64_t budget, int64_t* nodes,
+              std::initializer_list<SkylineCell> cells = {SkylineCell::kFewest}) {
     const std::vector<Block> blocks = TakenApart(buffers, glued, apart);
     SkylineSearch sky(BlockBuffers(blocks));
     std::vector<Offset> at;
-    const Outcome r = sky.Run(capacity, SkylineOrder{}, budget, limits, &at);
+    Outcome r = Outcome::kBudget;
+    for (auto cell = cells.begin(); cell != cells.end() && r == Outcome::kBudget; ++cell) {
+      SkylineOrder order;
+      order.cell = *cell;
+      r = sky.Run(capacity, order, budget, limits, &at);
+    }
     *nodes = sky.nodes();
     *total += sky.nodes();
     if (r == Outcome::kFound) *offsets = PlaceMembers(blocks, at, buffers.size());
@@ -69,7 +76,8 @@ Outcome TakeApart(const std::vector<Buffer>& buffers, const std::vector<Block>& 
   for (size_t sum = 1; sum + 2 < 2 * top; ++sum) {
     for (size_t i = sum >= top ? sum - top + 1 : 0; 2 * i < sum; ++i) {
       int64_t used = 0;
-      r = probe.Run({rank[i].second, rank[sum - i].second}, budget, &used);
+      r = probe.Run({rank[i].second, rank[sum - i].second}, budget, &used,
+                    {SkylineCell::kFewest, SkylineCell::kLowestValley});
       if (Final(r)) return r;
     }
   }

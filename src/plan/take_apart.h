@@ -10,6 +10,13 @@
 // taken apart together, in order of their rank sum. It can only find plans: a failure proves
 // nothing about the buffers. Cost: one probe per block, then at most kPairRanks^2 / 2 probes, each
 // within a node budget proportional to the first refutation.
+//
+// Every probe branches on the cell with the fewest alternatives (SkylineCell::kFewest), where a
+// refutation is shortest; a pair that spends its budget so is tried again in the lowest valley,
+// which finds some plans far sooner (a 120-buffer packing: 122 nodes against 71,398). Measured
+// with packing_bench against the lowest valley's rule alone: perfect-800-p20-s33, -s42 and
+// headroom-800-p20-s12 packed (no answer in 20 s before), and no instance of the regression sets
+// was lost.
 #pragma once
 
 #include <vector>
