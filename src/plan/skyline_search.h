@@ -21,7 +21,8 @@
 //  * decomposition: when no unplaced buffer crosses a section boundary, the two sides are solved
 //    one after the other (one failing fails the node).
 // Applicable without fixed buffers and when every alignment divides g. Cost per node
-// O(sections + candidates + width of the valleys touched); memory O(n + sections).
+// O(sections + candidates + width of the valleys touched), under the kFewest rules O(sections + n)
+// (every valley's buffers are counted); memory O(n + sections).
 #pragma once
 
 #include <memory>
