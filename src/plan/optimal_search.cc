@@ -97,8 +97,8 @@ int64_t Luby(int64_t i) {
 
 // Skyline run i: the base orders in turn, then seeded variants of them. Each round of six branches
 // on the cell with the fewest alternatives, alternately in any valley and (first) in the lowest
-// valley unless another has fewer: on perfect-800-p20-s19's cautious blocks 35 and 4 of 300 seeded
-// runs of 10k nodes packed, against 1 with the lowest valley's best piece, and each rule packs
+// valley unless another has fewer: on perfect-800-p20-s19's cautious blocks 35 of 300 and 4 of 200
+// seeded runs of 10k nodes packed, against 1 of 300 with the lowest valley's best piece; each rule packs
 // instances the other does not (the README's "Fewest alternatives first").
 SkylineOrder SkylineVariant(int64_t i) {
   static const char* const kKeys[] = {"WAZ", "OWA", "AWZ", "ZWA", "CWA", "WZA"};

@@ -114,6 +114,8 @@ struct SkylineSearch::Impl {
   bool RowCoverable(int l, int a, int b, int r);
   int BestPiece(const Choice& c);
   bool Candidates(const Choice& c, int* cell);
+  bool OnCovering(int x, int b) const;
+  bool WasteOnCovering(int t) const;
   int FewestAlternatives(const Choice& valley, int* count);
   int ChooseCell(Choice* c);
   void RankBuffers(const SkylineOrder& o);
@@ -341,6 +343,15 @@ int SkylineSearch::Impl::BestPiece(const Choice& c) {
   return best;
 }
 
+// After BestPiece on a valley ending at section b: whether unplaced buffer x, starting at a
+// reachable section, lies on some covering of its row and is the next of its identical class.
+bool SkylineSearch::Impl::OnCovering(int x, int b) const {
+  return !placed(x) && se[x] <= b + 1 && rb[se[x]] && cls_members[cls_next[cls[x]]] == x;
+}
+
+// After BestPiece: whether wasting cell t lies on some covering of the valley's row.
+bool SkylineSearch::Impl::WasteOnCovering(int t) const { return rf[t] && rb[t + 1] && Slack(t) >= g; }
+
 // The cell of `valley` that the fewest alternatives cover (buffers on some covering of its row, next
 // of their identical class, and wasting it), and that number: one is a forced move.
 int SkylineSearch::Impl::FewestAlternatives(const Choice& valley, int* count) {
@@ -349,11 +360,10 @@ int SkylineSearch::Impl::FewestAlternatives(const Choice& valley, int* count) {
   std::fill(cover.begin() + a, cover.begin() + b + 2, 0);
   for (int t = a; t <= b; ++t) {
     if (!rf[t]) continue;
-    if (rb[t + 1] && Slack(t) >= g) ++cover[t], --cover[t + 1];
+    if (WasteOnCovering(t)) ++cover[t], --cover[t + 1];
     for (int k = start_at[t]; k < start_at[t + 1]; ++k) {
       const int x = starts[k];
-      if (placed(x) || se[x] > b + 1 || !rb[se[x]] || cls_members[cls_next[cls[x]]] != x) continue;
-      ++cover[t], --cover[se[x]];
+      if (OnCovering(x, b)) ++cover[t], --cover[se[x]];
     }
   }
   int cell = a, covering = 0;
@@ -399,13 +409,11 @@ bool SkylineSearch::Impl::Candidates(const Choice& valley, int* chosen) {
     if (!rf[t]) continue;
     for (int k = start_at[t]; k < start_at[t + 1]; ++k) {
       const int x = starts[k];
-      if (placed(x) || se[x] <= cell || se[x] > valley.b + 1 || !rb[se[x]]) continue;
-      if (cls_members[cls_next[cls[x]]] != x) continue;
-      stack.push_back(x);
+      if (se[x] > cell && OnCovering(x, valley.b)) stack.push_back(x);
     }
   }
   std::sort(stack.begin() + begin, stack.end(), [&](int a, int b) { return rank[a] < rank[b]; });
-  return rf[cell] && rb[cell + 1] && Slack(cell) >= g;
+  return WasteOnCovering(cell);
 }
 
 // The run's static order: descending by the keys of o.keys in turn (W lifetime in steps, A area,

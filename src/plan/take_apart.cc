@@ -31,7 +31,8 @@ struct Prober {
   std::vector<Offset>* offsets;
   int64_t* total;
 
-  // One skyline run with the blocks in `apart` taken apart into their members. kNotFound refutes
+  // Skyline runs with the blocks in `apart` taken apart into their members, one per cell rule in
+  // turn while the budget (each run's own) is spent; `nodes` counts them all. kNotFound refutes
   // this glueing, never the buffers.
   Outcome Run(const std::vector<size_t>& apart, int64_t budget, int64_t* nodes,
               std::initializer_list<SkylineCell> cells = {SkylineCell::kFewest}) {
